@@ -1,0 +1,1 @@
+"""quadropolis: a rules engine for the board game Quadropolis."""
