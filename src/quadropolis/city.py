@@ -59,7 +59,7 @@ class Building:
         vp = _int_field(data, "vp", 0, where)
         variant = data.get("variant", "tree")
         if variant not in ("tree", "playground"):
-            raise InvalidStateError(f"{where}: 'variant' must be \"tree\" or \"playground\"")
+            raise InvalidStateError(f'{where}: \'variant\' must be "tree" or "playground"')
         if "variant" in data and btype is not _B.PARK:
             raise InvalidStateError(f"{where}: 'variant' applies to parks only")
         if floors < 1:
@@ -89,8 +89,18 @@ class Geometry:
     numbered n or in district n."""
 
     __slots__ = (
-        "mode", "rows", "cols", "size", "district", "number", "neighbours",
-        "neighbour_mask", "eligible", "eligible_mask", "max_floors", "architects",
+        "mode",
+        "rows",
+        "cols",
+        "size",
+        "district",
+        "number",
+        "neighbours",
+        "neighbour_mask",
+        "eligible",
+        "eligible_mask",
+        "max_floors",
+        "architects",
     )
 
     def __init__(self, mode: Mode) -> None:
@@ -106,17 +116,15 @@ class Geometry:
             self.number: tuple[int, ...] | None = None
             eligible = [
                 frozenset(r * 4 + c for r in range(4) for c in range(4) if n in (r + 1, c + 1))
-                for n in range(self.architects + 1)
+                for n in range(6)
             ]
             self.max_floors: dict[BuildingType, int] = {_B.TOWER_BLOCK: 4}
         else:
             self.district = tuple(int(x) for row in _EXPERT_DISTRICTS for x in row)
             self.number = tuple(int(x) for row in _EXPERT_NUMBERS for x in row)
             eligible = [
-                frozenset(
-                    s for s in range(self.size) if self.number[s] == n or self.district[s] == n
-                )
-                for n in range(self.architects + 1)
+                frozenset(s for s in range(self.size) if self.number[s] == n or self.district[s] == n)
+                for n in range(6)
             ]
             self.max_floors = {_B.TOWER_BLOCK: 5, _B.OFFICE_TOWER: 5}
         #: eligible[n]: squares where architect #n may build or stack by line/number/district.
@@ -204,7 +212,7 @@ class City:
             mode = Mode(data["mode"])
         except ValueError:
             raise InvalidStateError(
-                f"city: 'mode' must be \"classic\" or \"expert\", got {data['mode']!r}"
+                f'city: \'mode\' must be "classic" or "expert", got {data["mode"]!r}'
             ) from None
         geo = GEOMETRY[mode]
         rows = data["rows"]

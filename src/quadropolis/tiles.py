@@ -15,20 +15,18 @@ Where the public sources are silent TILES.md makes choices, kept here unchanged:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 from .buildings import KINDS, TileKind
 
 
-class Mode(str, Enum):
+class Mode(StrEnum):
     """Game mode."""
 
     CLASSIC = "classic"
     EXPERT = "expert"
 
-    def __str__(self) -> str:
-        return self.value
 
 
 #: Number of rounds per mode.
@@ -187,7 +185,8 @@ _MANIFEST: Final[tuple[tuple[int, str, str, int, int], ...]] = (
     (5, "H3V", EXPERT, 4, 1),
     (5, "O", EXPERT, 2, 3),
     (5, "O", EXPERT, 3, 1),
-    (5, "M", EXPERT, 4, 1),)
+    (5, "M", EXPERT, 4, 1),
+)
 
 
 def _build() -> tuple[Tile, ...]:

@@ -1,0 +1,292 @@
+"""The rules of play: which moves are legal, and what a move does.
+
+:func:`legal_moves` is the single source of truth for legality. :func:`apply` validates a
+move against it and returns a new state, raising :class:`IllegalMoveError` with the rule
+broken; :func:`apply_unchecked` mutates a state in place without validation, for search."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .buildings import BuildingType
+from .city import GEOMETRY, Building
+from .config import GameConfig
+from .errors import IllegalMoveError
+from .moves import BUILDS, DISCARD, TAKES, Build, Discard, Move, Take
+from .site import BLOCKED_SLOTS, DESIGNATED, SLOT_NAMES, square_name, urbanist_block_reason
+from .state import (
+    OVER,
+    PLACE,
+    TAKE,
+    TILE_BUILDING,
+    TURNS_PER_ROUND,
+    GameState,
+    lay_out,
+    new_state,
+)
+from .tiles import ROUNDS, TILES, Mode
+
+_STACKABLE: Final = {
+    Mode.CLASSIC: frozenset({BuildingType.TOWER_BLOCK}),
+    Mode.EXPERT: frozenset({BuildingType.TOWER_BLOCK, BuildingType.OFFICE_TOWER}),
+}
+_TILE_TYPE: Final = tuple(t.kind.type for t in TILES)
+_TILE_GAIN: Final = tuple((t.kind.inhabitants, t.kind.energy) for t in TILES)
+_TILE_MAYOR: Final = tuple(t.kind.mayor for t in TILES)
+
+
+def new_game(config: GameConfig | None = None) -> GameState:
+    """A new game: round 1 laid out from the seed (R4), the mayor with ``first_player``."""
+    return new_state(config or GameConfig())
+
+
+def _free_slots(state: GameState) -> int:
+    """Bitmask of slots with no architect and, under rule R5, not blocked by the urbanist."""
+    free = ~state.slots_used & 0xFFFFF
+    if state.urbanist >= 0 and state.config.urbanist_blocks == "lines":
+        free &= ~BLOCKED_SLOTS[state.urbanist]
+    return free
+
+
+def legal_moves(state: GameState) -> list[Move]:
+    """Every legal move in ``state``, in a fixed order (takes by slot then architect; builds
+    by square, then ``discard``). Empty when the game is over."""
+    phase = state.phase
+    if phase == TAKE:
+        free = _free_slots(state)
+        if state.config.mode is Mode.CLASSIC:
+            avail = ~state.architects[(state.starter + state.position) % state.config.players] & 0b11110
+        else:
+            pool = state.architects
+            avail = 0
+            for a in (1, 2, 3, 4, 5):
+                if pool[a]:
+                    avail |= 1 << a
+        lo = _TAKE_HALF.get((free & 1023, avail))
+        if lo is None:
+            lo = _take_half(free & 1023, avail, 0)
+        hi = _TAKE_HALF.get((1024 | free >> 10, avail))
+        if hi is None:
+            hi = _take_half(free >> 10, avail, 10)
+        moves: list[Move] = [*lo, *hi]
+        if state.config.urbanist_blocks == "square" and state.urbanist >= 0:
+            u = state.urbanist
+            return [m for m in moves if DESIGNATED[m.slot][m.architect] != u]  # type: ignore[attr-defined]
+        return moves
+    if phase == PLACE:
+        return [*_build_moves(state), DISCARD]
+    return []
+
+
+# Take moves for one half (10 slots) of the slots, by (free-slot bits of that half, bitmask of
+# architect numbers available), filled lazily: generation becomes two lookups (performance).
+_TAKE_HALF: dict[tuple[int, int], tuple[Take, ...]] = {}
+
+
+def _take_half(bits: int, avail: int, offset: int) -> tuple[Take, ...]:
+    moves = tuple(
+        TAKES[offset + s][a] for s in range(10) if bits >> s & 1 for a in range(1, 6) if avail >> a & 1
+    )
+    _TAKE_HALF[((1024 if offset else 0) | bits, avail)] = moves
+    return moves
+
+
+def _build_moves(state: GameState) -> list[Move]:
+    mode = state.config.mode
+    city = state.cities[(state.starter + state.position) % state.config.players]
+    n = state.pending_architect
+    out: list[Move] = [m for q, m in _ELIGIBLE_BUILDS[mode][n] if city[q] is None]
+    btype = _TILE_TYPE[state.pending_tile]
+    if btype in _STACKABLE[mode]:
+        geo = GEOMETRY[mode]
+        cols = geo.cols
+        stacks = [
+            BUILDS[q // cols + 1][q % cols + 1]
+            for q in range(geo.size)
+            if geo.can_stack(city[q], btype, n, q)
+        ]
+        if stacks:
+            out = sorted([*out, *stacks], key=_square_order)
+    return out
+
+
+def _square_order(m: Move) -> tuple[int, int]:
+    assert isinstance(m, Build)
+    return (m.row, m.col)
+
+
+#: _ELIGIBLE_BUILDS[mode][n]: (square, Build move) for the squares architect #n may use.
+_ELIGIBLE_BUILDS: Final = {
+    mode: tuple(
+        tuple(
+            (q, BUILDS[q // GEOMETRY[mode].cols + 1][q % GEOMETRY[mode].cols + 1])
+            for q in sorted(GEOMETRY[mode].eligible[n])
+        )
+        for n in range(6)
+    )
+    for mode in Mode
+}
+
+
+def explain_illegal(state: GameState, move: Move) -> str | None:
+    """Why ``move`` is illegal in ``state`` (a sentence naming the rule), or ``None`` if legal."""
+    if state.phase == OVER:
+        return "the game is over"
+    player = state.current_player
+    if state.phase == TAKE:
+        if not isinstance(move, Take):
+            return f"player {player} must first take a building: put an architect in a slot (e.g. '3L4')"
+        a, s = move.architect, move.slot
+        geo = GEOMETRY[state.config.mode]
+        where = f"architect #{a} at {SLOT_NAMES[s]}"
+        if a > geo.architects:
+            return f"{where}: {state.config.mode.value} architects are numbered 1-{geo.architects}"
+        if a not in state.architects_available(player):
+            if state.config.mode is Mode.CLASSIC:
+                return f"{where}: player {player} has already used architect #{a} this round"
+            return f"{where}: no architect #{a} is left in the pool"
+        if state.slots_used >> s & 1:
+            return f"{where}: slot {SLOT_NAMES[s]} already holds an architect this round (R1)"
+        reason = urbanist_block_reason(s, a, state.urbanist, state.config.urbanist_blocks)
+        if reason:
+            return f"{where}: {reason}"
+        return None
+    # PLACE
+    if isinstance(move, Discard):
+        return None
+    if not isinstance(move, Build):
+        return f"player {player} took a building and must build it (e.g. 'r2c3') or 'discard' it"
+    geo = GEOMETRY[state.config.mode]
+    if move.row > geo.rows or move.col > geo.cols:
+        return f"{move}: a {state.config.mode.value} city has {geo.rows} rows and {geo.cols} columns"
+    q = (move.row - 1) * geo.cols + (move.col - 1)
+    n = state.pending_architect
+    tile = TILES[state.pending_tile]
+    btype = tile.kind.type
+    below = state.cities[player][q]
+    rule = "R8" if state.config.mode is Mode.CLASSIC else "R16"
+    allowed = (
+        f"row {n} or column {n}"
+        if state.config.mode is Mode.CLASSIC
+        else f"a square numbered {n} or in district {n}"
+    )
+    if below is None:
+        if q in geo.eligible[n]:
+            return None
+        return f"architect #{n}: {move} is not in {allowed} ({rule})"
+    if btype not in _STACKABLE[state.config.mode]:
+        return f"{move} is occupied by a {below.type.key}; a {btype.key} cannot be stacked"
+    if below.type is not btype:
+        return f"{move} holds a {below.type.key}; a {btype.key} can only go on a {btype.key} ({rule})"
+    limit = geo.max_floors[btype]
+    if below.floors >= limit:
+        return f"{move}: the {btype.key} already has {limit} floors, the most allowed"
+    if geo.can_stack(below, btype, n, q):
+        return None
+    return (
+        f"architect #{n}: stacking on {move} needs the square in {allowed} or the new floor "
+        f"({below.floors + 1}) to be numbered {n} ({rule})"
+    )
+
+
+def apply(state: GameState, move: Move | str) -> GameState:
+    """Play ``move`` (a :class:`Move` or its notation) on a copy of ``state`` and return it.
+
+    Raises :class:`IllegalMoveError` naming the broken rule; ``state`` is never modified."""
+    if isinstance(move, str):
+        move = Move.parse(move)
+    reason = explain_illegal(state, move)
+    if reason is not None:
+        raise IllegalMoveError(reason)
+    # explain_illegal and legal_moves must agree: legal_moves stays the source of truth.
+    assert move in legal_moves(state), f"{move} passed checks but is not generated"
+    new = state.copy()
+    apply_unchecked(new, move)
+    return new
+
+
+def apply_unchecked(state: GameState, move: Move) -> None:
+    """Play a move known to be legal, mutating ``state`` in place (fast path for search)."""
+    player = (state.starter + state.position) % state.config.players
+    if move.__class__ is Take:
+        assert isinstance(move, Take)
+        a = move.architect
+        state.slots_used |= 1 << move.slot
+        if state.config.mode is Mode.CLASSIC:
+            state.architects[player] |= 1 << a
+        else:
+            state.architects[a] -= 1
+        q = DESIGNATED[move.slot][a]
+        state.urbanist = q
+        tid = state.site[q]
+        if tid >= 0 and not state.face_down >> q & 1:
+            state.site[q] = -1
+            state.pending_tile = tid
+            state.pending_architect = a
+            state.phase = PLACE
+            return
+        # R4/R6: an empty or face-down square gives nothing; the action ends here.
+        _next_action(state)
+        return
+    tid = state.pending_tile
+    if move.__class__ is Build:
+        assert isinstance(move, Build)
+        city = state.cities[player]
+        q = (move.row - 1) * GEOMETRY[state.config.mode].cols + move.col - 1
+        below = city[q]
+        if below is None:
+            city[q] = TILE_BUILDING[tid]
+        else:
+            city[q] = Building(below.type, below.floors + 1, below.vp + TILES[tid].kind.vp, below.tree)
+        inh, en = _TILE_GAIN[tid]
+        state.inhabitants[player] += inh
+        state.energy[player] += en
+        if _TILE_MAYOR[tid]:
+            state.mayor = player  # R10: building the mayor tower block, not taking it
+    state.pending_tile = -1
+    state.pending_architect = 0
+    _next_action(state)
+
+
+def _next_action(state: GameState) -> None:
+    state.phase = TAKE
+    n = state.config.players
+    state.position += 1
+    if state.position < n:
+        return
+    if state.turn < TURNS_PER_ROUND:
+        state.position = 0
+        state.turn += 1
+        return
+    if state.round == ROUNDS[state.config.mode]:
+        state.position = n - 1
+        state.phase = OVER
+        return
+    # End of round: unused tiles leave, architects return, the urbanist leaves the board,
+    # the next round's tiles are laid out and the mayor's holder starts (R10).
+    state.round += 1
+    state.turn = 1
+    state.position = 0
+    state.starter = state.mayor
+    state.site, state.face_down = lay_out(state.config, state.round)
+    state.slots_used = 0
+    state.urbanist = -1
+    state.architects = [0] * n if state.config.mode is Mode.CLASSIC else [0] + [n] * 5
+
+
+def describe_move(state: GameState, move: Move) -> str:
+    """A sentence telling what ``move`` does in ``state`` (before it is played)."""
+    player = state.current_player
+    if isinstance(move, Take):
+        q = DESIGNATED[move.slot][move.architect]
+        tid = state.site[q]
+        if tid < 0:
+            what = "an empty square: takes nothing"
+        elif state.face_down >> q & 1:
+            what = "a face-down tile: takes nothing"
+        else:
+            what = f"takes {TILES[tid].code} ({TILES[tid].kind.type.key})"
+        return f"player {player}: architect #{move.architect} at {move.slot_name} -> {square_name(q)}, {what}"
+    if isinstance(move, Build):
+        return f"player {player}: builds {TILES[state.pending_tile].code} on {move}"
+    return f"player {player}: discards {TILES[state.pending_tile].code}"

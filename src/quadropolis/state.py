@@ -1,0 +1,465 @@
+"""The game state: a plain value holding everything needed to continue the game, including
+the seed from which every round's layout is drawn. Copy it with :meth:`GameState.copy`
+(cheap); serialise it with :meth:`GameState.to_json` / :meth:`GameState.from_json`
+(validated: an impossible state is rejected with :class:`InvalidStateError`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from .buildings import BuildingType
+from .city import GEOMETRY, Building, City, Geometry
+from .config import GameConfig
+from .errors import InvalidStateError, QuadropolisError
+from .site import SLOT_INDEX, SLOT_NAMES, SQUARES, square_name
+from .tiles import ROUNDS, TILES, Mode, Tile, round_tiles
+
+TURNS_PER_ROUND: Final = 4
+
+# Phases of an action.
+TAKE: Final = 0  # the current player must put an architect in a slot
+PLACE: Final = 1  # the current player took a building and must build or discard it
+OVER: Final = 2  # the game has ended
+
+PHASE_NAMES: Final = ("take", "place", "over")
+
+#: The building each tile becomes when built as a first floor.
+TILE_BUILDING: Final[tuple[Building, ...]] = tuple(
+    Building(t.kind.type, 1, t.kind.vp, t.kind.tree) for t in TILES
+)
+
+
+def lay_out(config: GameConfig, rnd: int) -> tuple[list[int], int]:
+    """The construction site at the start of round ``rnd``: tile ids per site square and the
+    bitmask of face-down squares (R4). Drawn from the seed alone (a Fisher-Yates shuffle of
+    the round's tiles in manifest order driven by ``random.Random("quadropolis/SEED/ROUND")``),
+    so the same seed always gives the same layouts on every platform."""
+    tiles = list(_ROUND_IDS[config.mode][rnd])
+    rand = random.Random(f"quadropolis/{config.seed}/{rnd}").random
+    # Own shuffle rather than random.shuffle: one float per swap is several times faster and
+    # its output is fixed by this code alone.
+    for i in range(len(tiles) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    face_down = 0
+    players = config.players
+    for q, tid in enumerate(tiles):
+        if _MIN_PLAYERS[tid] > players:
+            face_down |= 1 << q
+    return tiles, face_down
+
+
+_ROUND_IDS: Final = {
+    mode: {r: tuple(t.id for t in round_tiles(mode, r)) for r in range(1, ROUNDS[mode] + 1)} for mode in Mode
+}
+_MIN_PLAYERS: Final = tuple(t.min_players for t in TILES)
+
+
+class GameState:
+    """Everything about a game in progress.
+
+    Attributes (treat as read-only unless you are the engine; use :meth:`copy` before
+    mutating through :func:`quadropolis.rules.apply_unchecked`):
+
+    - ``config``; ``round`` (1-based), ``turn`` (1-4 within the round), ``position`` (how many
+      players have acted in this turn); ``starter`` (seat that began this round), ``mayor``
+      (seat holding the mayor now, R10);
+    - ``phase``: :data:`TAKE`, :data:`PLACE` or :data:`OVER`; ``pending_tile`` /
+      ``pending_architect``: the building taken and the architect that took it, in PLACE;
+    - ``site``: tile id per construction-site square (-1 = empty); ``face_down``: bitmask of
+      squares whose tile is face down (R4); ``slots_used``: bitmask of slots holding an
+      architect (R1); ``urbanist``: its site square, -1 when off the board;
+    - ``architects``: Classic: per player a bitmask of architects #1-#4 already used this
+      round; Expert: the shared pool, ``architects[n]`` architects #n left (index 0 unused);
+    - ``cities``: per player the building on each city square; ``inhabitants``, ``energy``:
+      per player supplies gained so far.
+    """
+
+    __slots__ = (
+        "architects",
+        "cities",
+        "config",
+        "energy",
+        "face_down",
+        "inhabitants",
+        "mayor",
+        "pending_architect",
+        "pending_tile",
+        "phase",
+        "position",
+        "round",
+        "site",
+        "slots_used",
+        "starter",
+        "turn",
+        "urbanist",
+    )
+
+    config: GameConfig
+    round: int
+    turn: int
+    position: int
+    starter: int
+    mayor: int
+    phase: int
+    pending_tile: int
+    pending_architect: int
+    site: list[int]
+    face_down: int
+    slots_used: int
+    urbanist: int
+    architects: list[int]
+    cities: list[list[Building | None]]
+    inhabitants: list[int]
+    energy: list[int]
+
+    @property
+    def geometry(self) -> Geometry:
+        return GEOMETRY[self.config.mode]
+
+    @property
+    def current_player(self) -> int:
+        """The seat whose action it is (meaningless once the game is over)."""
+        return (self.starter + self.position) % self.config.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def rounds(self) -> int:
+        return ROUNDS[self.config.mode]
+
+    def copy(self) -> GameState:
+        """An independent copy (buildings are immutable and shared)."""
+        s = GameState.__new__(GameState)
+        s.config = self.config
+        s.round = self.round
+        s.turn = self.turn
+        s.position = self.position
+        s.starter = self.starter
+        s.mayor = self.mayor
+        s.phase = self.phase
+        s.pending_tile = self.pending_tile
+        s.pending_architect = self.pending_architect
+        s.site = self.site[:]
+        s.face_down = self.face_down
+        s.slots_used = self.slots_used
+        s.urbanist = self.urbanist
+        s.architects = self.architects[:]
+        s.cities = [c[:] for c in self.cities]
+        s.inhabitants = self.inhabitants[:]
+        s.energy = self.energy[:]
+        return s
+
+    def city(self, player: int) -> City:
+        """Player ``player``'s city as a scorable value."""
+        return City(
+            self.config.mode,
+            tuple(self.cities[player]),
+            self.inhabitants[player],
+            self.energy[player],
+        )
+
+    def architects_available(self, player: int) -> list[int]:
+        """Architect numbers the player may put in a slot now."""
+        if self.config.mode is Mode.CLASSIC:
+            used = self.architects[player]
+            return [n for n in (1, 2, 3, 4) if not used >> n & 1]
+        return [n for n in (1, 2, 3, 4, 5) if self.architects[n] > 0]
+
+    def pending(self) -> Tile | None:
+        return TILES[self.pending_tile] if self.pending_tile >= 0 else None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in GameState.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        from .render import render_state  # rendering is presentation, kept out of the core
+
+        return render_state(self)
+
+    # --- serialisation -------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        geo = self.geometry
+        classic = self.config.mode is Mode.CLASSIC
+        return {
+            "format": "quadropolis-state/1",
+            "config": self.config.to_json(),
+            "round": self.round,
+            "turn": self.turn,
+            "position": self.position,
+            "starter": self.starter,
+            "mayor": self.mayor,
+            "phase": PHASE_NAMES[self.phase],
+            "pending": None
+            if self.pending_tile < 0
+            else {"tile": self.pending_tile, "architect": self.pending_architect},
+            "site": [None if t < 0 else t for t in self.site],
+            "face_down": [square_name(q) for q in range(SQUARES) if self.face_down >> q & 1],
+            "slots_used": [SLOT_NAMES[i] for i in range(20) if self.slots_used >> i & 1],
+            "urbanist": None if self.urbanist < 0 else square_name(self.urbanist),
+            "architects": [[n for n in (1, 2, 3, 4) if used >> n & 1] for used in self.architects]
+            if classic
+            else {str(n): self.architects[n] for n in range(1, 6)},
+            "players": [
+                {
+                    "city": [[b.to_json() if b else None for b in row] for row in _rows(c, geo)],
+                    "inhabitants": self.inhabitants[p],
+                    "energy": self.energy[p],
+                }
+                for p, c in enumerate(self.cities)
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameState:
+        """Rebuild and validate a state; raises :class:`InvalidStateError` on anything that
+        is malformed or cannot occur in a game."""
+        try:
+            return _from_json(data)
+        except InvalidStateError:
+            raise
+        except QuadropolisError as e:
+            raise InvalidStateError(f"state: {e}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise InvalidStateError(f"state: malformed ({type(e).__name__}: {e})") from None
+
+
+def _rows(city: Sequence[Building | None], geo: Geometry) -> list[list[Building | None]]:
+    return [list(city[i : i + geo.cols]) for i in range(0, geo.size, geo.cols)]
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise InvalidStateError(f"state: {msg}")
+
+
+def _int(data: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+    v = data.get(key)
+    _need(isinstance(v, int) and not isinstance(v, bool), f"{key!r} must be an integer")
+    assert isinstance(v, int)
+    _need(lo <= v <= hi, f"{key!r} must be between {lo} and {hi}, got {v}")
+    return v
+
+
+def _square(name: Any, what: str) -> int:
+    _need(isinstance(name, str), f"{what} must be a square name like 'r2c3'")
+    ok = len(name) == 4 and name[0] == "r" and name[2] == "c" and name[1] in "12345" and name[3] in "12345"
+    _need(ok, f"{what}: {name!r} is not a construction-site square (r1c1-r5c5)")
+    return (int(name[1]) - 1) * 5 + int(name[3]) - 1
+
+
+def _from_json(data: Any) -> GameState:
+    _need(isinstance(data, Mapping), "expected a JSON object")
+    _need(data.get("format") == "quadropolis-state/1", "'format' must be \"quadropolis-state/1\"")
+    known = {
+        "format",
+        "config",
+        "round",
+        "turn",
+        "position",
+        "starter",
+        "mayor",
+        "phase",
+        "pending",
+        "site",
+        "face_down",
+        "slots_used",
+        "urbanist",
+        "architects",
+        "players",
+    }
+    unknown = set(data) - known
+    _need(not unknown, f"unknown field(s) {', '.join(sorted(unknown))}")
+    config = GameConfig.from_json(data.get("config"))
+    geo = GEOMETRY[config.mode]
+    n = config.players
+    rounds = ROUNDS[config.mode]
+    s = GameState.__new__(GameState)
+    s.config = config
+    _need(data.get("phase") in PHASE_NAMES, "'phase' must be one of take, place, over")
+    s.phase = PHASE_NAMES.index(data["phase"])
+    s.round = _int(data, "round", 1, rounds)
+    s.turn = _int(data, "turn", 1, TURNS_PER_ROUND)
+    s.position = _int(data, "position", 0, n - 1)
+    s.starter = _int(data, "starter", 0, n - 1)
+    s.mayor = _int(data, "mayor", 0, n - 1)
+    if s.phase == OVER:
+        _need(
+            (s.round, s.turn, s.position) == (rounds, TURNS_PER_ROUND, n - 1),
+            "a finished game must stand at the last action of the last round",
+        )
+    actions_done = (s.turn - 1) * n + s.position + (1 if s.phase != TAKE else 0)
+
+    # construction site
+    site = data.get("site")
+    _need(isinstance(site, list) and len(site) == SQUARES, "'site' must list 25 squares")
+    s.site = []
+    round_ids = {t.id for t in round_tiles(config.mode, s.round)}
+    for q, t in enumerate(site):
+        if t is None:
+            s.site.append(-1)
+            continue
+        _need(
+            isinstance(t, int) and not isinstance(t, bool),
+            f"site {square_name(q)}: tile id must be an integer",
+        )
+        _need(
+            t in round_ids,
+            f"site {square_name(q)}: tile {t} is not a {config.mode.value} round-{s.round} tile",
+        )
+        s.site.append(t)
+    ids = [t for t in s.site if t >= 0]
+    _need(len(ids) == len(set(ids)), "'site' holds the same tile twice")
+    fd = data.get("face_down")
+    _need(isinstance(fd, list), "'face_down' must be a list of squares")
+    s.face_down = 0
+    for name in fd:
+        q = _square(name, "face_down")
+        _need(s.site[q] >= 0, f"face_down: {name} holds no tile")
+        s.face_down |= 1 << q
+    for q, t in enumerate(s.site):
+        if t >= 0:
+            hidden = TILES[t].min_players > n
+            _need(
+                hidden == bool(s.face_down >> q & 1),
+                f"site {square_name(q)}: tile {t} must be face "
+                f"{'down' if hidden else 'up'} with {n} players (R4)",
+            )
+    slots = data.get("slots_used")
+    _need(isinstance(slots, list), "'slots_used' must be a list of slot names")
+    s.slots_used = 0
+    for name in slots:
+        _need(isinstance(name, str) and name in SLOT_INDEX, f"slots_used: unknown slot {name!r}")
+        s.slots_used |= 1 << SLOT_INDEX[name]
+    _need(
+        len(slots) == len(set(slots)) == actions_done,
+        f"{actions_done} architect(s) should be in slots at this point of the round, "
+        f"'slots_used' lists {len(slots)}",
+    )
+    taken = 25 - len(ids)
+    _need(taken <= actions_done, f"{taken} tiles left the site but only {actions_done} were designated")
+    urb = data.get("urbanist")
+    if actions_done == 0:
+        _need(urb is None, "the urbanist is off the board before the round's first action")
+        s.urbanist = -1
+    else:
+        s.urbanist = _square(urb, "urbanist")
+
+    # architects
+    arch = data.get("architects")
+    if config.mode is Mode.CLASSIC:
+        _need(
+            isinstance(arch, list) and len(arch) == n, "'architects' must list each player's used architects"
+        )
+        s.architects = []
+        for p, used in enumerate(arch):
+            _need(
+                isinstance(used, list)
+                and all(a in (1, 2, 3, 4) for a in used)
+                and len(set(used)) == len(used),
+                f"architects of player {p}: a list of distinct numbers 1-4",
+            )
+            s.architects.append(sum(1 << a for a in used))
+        for p in range(n):
+            acted = sum(1 for k in range(actions_done) if (s.starter + k) % n == p)
+            _need(
+                len(arch[p]) == acted,
+                f"player {p} has acted {acted} time(s) this round but used {len(arch[p])} architect(s)",
+            )
+    else:
+        _need(
+            isinstance(arch, Mapping) and set(arch) == {"1", "2", "3", "4", "5"},
+            "'architects' must give the pool count of each number 1-5",
+        )
+        s.architects = [0] + [arch[str(k)] for k in range(1, 6)]
+        for k in range(1, 6):
+            v = s.architects[k]
+            _need(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= n,
+                f"pool count of #{k} must be 0-{n}",
+            )
+        _need(
+            sum(s.architects) == 5 * n - actions_done,
+            f"the pool must hold {5 * n - actions_done} architects at this point",
+        )
+
+    pend = data.get("pending")
+    if s.phase == PLACE:
+        _need(isinstance(pend, Mapping), "'pending' must name the taken tile in the place phase")
+        tid = pend.get("tile")
+        _need(
+            isinstance(tid, int) and tid in round_ids and tid not in ids,
+            "'pending.tile' must be a tile of this round no longer on the site",
+        )
+        a = pend.get("architect")
+        _need(
+            isinstance(a, int) and 1 <= a <= geo.architects, f"'pending.architect' must be 1-{geo.architects}"
+        )
+        s.pending_tile, s.pending_architect = tid, a
+    else:
+        _need(pend is None, "'pending' must be null outside the place phase")
+        s.pending_tile, s.pending_architect = -1, 0
+
+    players = data.get("players")
+    _need(isinstance(players, list) and len(players) == n, f"'players' must list {n} players")
+    s.cities, s.inhabitants, s.energy = [], [], []
+    for p, pl in enumerate(players):
+        _need(isinstance(pl, Mapping), f"player {p}: expected an object")
+        city = City.from_json(
+            {
+                "mode": config.mode.value,
+                "rows": pl.get("city"),
+                "inhabitants": pl.get("inhabitants", 0),
+                "energy": pl.get("energy", 0),
+            }
+        )
+        s.cities.append(list(city.buildings))
+        s.inhabitants.append(city.inhabitants)
+        s.energy.append(city.energy)
+    return s
+
+
+def new_state(config: GameConfig) -> GameState:
+    """The state at the start of round 1."""
+    n = config.players
+    geo = GEOMETRY[config.mode]
+    s = GameState.__new__(GameState)
+    s.config = config
+    s.round = 1
+    s.turn = 1
+    s.position = 0
+    s.starter = config.first_player
+    s.mayor = config.first_player
+    s.phase = TAKE
+    s.pending_tile = -1
+    s.pending_architect = 0
+    s.site, s.face_down = lay_out(config, 1)
+    s.slots_used = 0
+    s.urbanist = -1
+    s.architects = [0] * n if config.mode is Mode.CLASSIC else [0] + [n] * 5
+    s.cities = [[None] * geo.size for _ in range(n)]
+    s.inhabitants = [0] * n
+    s.energy = [0] * n
+    return s
+
+
+__all__ = [
+    "OVER",
+    "PLACE",
+    "TAKE",
+    "TILE_BUILDING",
+    "TURNS_PER_ROUND",
+    "BuildingType",
+    "GameState",
+    "lay_out",
+    "new_state",
+]
