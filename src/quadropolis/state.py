@@ -422,6 +422,14 @@ def _from_json(data: Any) -> GameState:
                 "energy": pl.get("energy", 0),
             }
         )
+        acted = (s.round - 1) * TURNS_PER_ROUND + sum(
+            1 for k in range(actions_done) if (s.starter + k) % n == p
+        )
+        floors = sum(b.floors for b in city.buildings if b is not None)
+        _need(
+            floors <= acted,
+            f"player {p}'s city holds {floors} tiles but the player has taken at most {acted}",
+        )
         s.cities.append(list(city.buildings))
         s.inhabitants.append(city.inhabitants)
         s.energy.append(city.energy)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh machine with only Python 3.11+ and the package registries:
+# creates .venv, installs the package with its test extras, then runs ruff, mypy --strict and
+# pytest. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for candidate in python3.11 python3 python; do
+    if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+  done
+fi
+[ -n "$PY" ] || { echo "test.sh: no python3 found" >&2; exit 1; }
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "test.sh: Python 3.11 or newer is required ($PY is $("$PY" -V 2>&1))" >&2; exit 1; }
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/python -m pip install --quiet -e '.[test]'
+
+echo "== ruff"
+.venv/bin/ruff check src tests
+echo "== mypy --strict (package)"
+.venv/bin/mypy
+echo "== pytest"
+.venv/bin/python -m pytest "$@"

@@ -1,0 +1,159 @@
+"""State serialisation and validation; move notation."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import game
+from quadropolis import (
+    DISCARD, Build, GameConfig, GameState, InvalidStateError, Mode, Move, NotationError, Take,
+    apply, legal_moves,
+)
+from quadropolis.errors import ConfigError, QuadropolisError
+from quadropolis.moves import BUILDS, TAKES
+from quadropolis.site import SLOT_NAMES
+
+ALL_MOVES: list[Move] = [TAKES[s][a] for s in range(20) for a in range(1, 6)]
+ALL_MOVES += [BUILDS[r][c] for r in range(1, 5) for c in range(1, 6)] + [DISCARD]
+
+
+@given(st.sampled_from(ALL_MOVES))
+def test_notation_round_trips(move: Move) -> None:
+    text = str(move)
+    assert Move.parse(text) == move
+    assert Move.parse(text.lower()) == move and Move.parse(f"  {text.upper()} ") == move
+
+
+def test_notation_examples() -> None:
+    assert str(Take.at(3, "L4")) == "3L4"
+    assert Move.parse("#3L4") == Take(3, SLOT_NAMES.index("L4"))
+    assert str(Build(2, 3)) == "r2c3" and Move.parse("R2C3") == Build(2, 3)
+    assert Move.parse("discard") == DISCARD
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "is not a move"),
+        ("3X4", "is not a move"),
+        ("6L1", "numbered 1-5"),
+        ("0L1", "numbered 1-5"),
+        ("3L6", "no slot L6"),
+        ("r5c1", "r1c1 to r4c5"),
+        ("r1c6", "r1c1 to r4c5"),
+        ("build", "is not a move"),
+    ],
+)
+def test_bad_notation_is_a_clear_error(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        Move.parse(text)
+    assert issubclass(NotationError, QuadropolisError) and issubclass(QuadropolisError, ValueError)
+
+
+def _played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
+    s = game(mode, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if s.is_over:
+            break
+        s = apply(s, rng.choice(legal_moves(s)))
+    return s
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(list(Mode)), st.integers(2, 4), st.integers(0, 10**6), st.integers(0, 200)
+)
+def test_state_json_round_trips(mode: Mode, players: int, seed: int, actions: int) -> None:
+    s = _played(mode, players, seed, actions)
+    data = json.loads(json.dumps(s.to_json()))
+    back = GameState.from_json(data)
+    assert back == s
+    assert back.to_json() == s.to_json()
+    assert legal_moves(back) == legal_moves(s)
+
+
+def _corrupt(data: dict, path: list, value: object) -> dict:  # type: ignore[type-arg]
+    d = copy.deepcopy(data)
+    node = d
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    return d
+
+
+@pytest.mark.parametrize(
+    "path,value,message",
+    [
+        (["format"], "x", "format"),
+        (["config", "players"], 5, "players must be 2, 3 or 4"),
+        (["config", "mode"], "turbo", "mode must be"),
+        (["config", "variants", "house_rule"], True, "unknown variant"),
+        (["round"], 9, "'round' must be between 1 and 4"),
+        (["phase"], "dance", "'phase' must be one of"),
+        (["site", 0], 141, "is not a classic round-1 tile"),
+        (["site", 0], "T1", "tile id must be an integer"),
+        (["slots_used"], ["L1", "L1"], "architect"),
+        (["slots_used"], ["Q9"], "unknown slot"),
+        (["urbanist"], "r9c9", "not a construction-site square"),
+        (["players", 0, "energy"], -1, "must not be negative"),
+        (["players", 0, "city", 0, 0], {"type": "tower_block", "floors": 5}, "at most 4 floor"),
+        (["players", 0, "city", 0, 0], {"type": "castle"}, "unknown building type"),
+        (["players", 0, "city", 0, 0], {"type": "office_tower"}, "only in expert"),
+        (["architects"], [[1, 1], []], "distinct"),
+        (["pending"], {"tile": 0, "architect": 1}, "'pending' must be null"),
+        (["surprise"], 1, "unknown field"),
+    ],
+)
+def test_impossible_states_are_rejected(path: list, value: object, message: str) -> None:  # type: ignore[type-arg]
+    s = _played(Mode.CLASSIC, 2, 3, 3)
+    assert s.phase == 0 and s.round == 1
+    data = _corrupt(s.to_json(), path, value)
+    with pytest.raises(InvalidStateError, match=message):
+        GameState.from_json(data)
+
+
+@pytest.mark.parametrize("junk", [None, 3, "state", [], {"format": "quadropolis-state/1"}])
+def test_malformed_state_documents(junk: object) -> None:
+    with pytest.raises(InvalidStateError):
+        GameState.from_json(junk)
+
+
+def test_face_down_must_match_the_player_count() -> None:
+    s = game(Mode.CLASSIC, 2, seed=1)
+    data = s.to_json()
+    data["face_down"] = data["face_down"][1:]
+    with pytest.raises(InvalidStateError, match=r"must be face down with 2 players \(R4\)"):
+        GameState.from_json(data)
+
+
+def test_config_validation() -> None:
+    with pytest.raises(ConfigError, match="first_player"):
+        GameConfig(players=2, first_player=2)
+    with pytest.raises(ConfigError, match="urbanist_blocks"):
+        GameConfig(urbanist_blocks="diagonal")
+    with pytest.raises(ConfigError, match="unknown option"):
+        GameConfig.from_json({"mode": "classic", "players": 2, "seed": 1, "speed": 3})
+    cfg = GameConfig(mode=Mode.EXPERT, players=3, seed=-5, first_player=2, all_parks_absorb=True)
+    assert GameConfig.from_json(json.loads(json.dumps(cfg.to_json()))) == cfg
+
+
+def test_copy_is_independent() -> None:
+    s = _played(Mode.EXPERT, 4, 2, 30)
+    snapshot = s.to_json()
+    c = s.copy()
+    assert c == s
+    m = legal_moves(c)[0]
+    c2 = apply(c, m)
+    assert c == s and c2 != s
+    c.cities[0][0] = None
+    c.architects[1] = 0
+    c.site[0] = -1
+    c.inhabitants[0] += 1
+    assert s.to_json() == snapshot
