@@ -33,9 +33,16 @@ CLASSIC_CITY = {
 EXPERT_CITY = {
     "mode": "expert",
     "rows": [
-        [{"type": "office_tower", "floors": 2}, {"type": "office_tower", "floors": 2},
-         {"type": "office_tower", "floors": 3}, None, None],
-        [None] * 5, [None] * 5, [None] * 5,
+        [
+            {"type": "office_tower", "floors": 2},
+            {"type": "office_tower", "floors": 2},
+            {"type": "office_tower", "floors": 3},
+            None,
+            None,
+        ],
+        [None] * 5,
+        [None] * 5,
+        [None] * 5,
     ],
     "inhabitants": 3,
     "energy": 3,
@@ -61,14 +68,24 @@ def test_score_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     res = json.loads(out)
     assert res["total"] == 9
     assert res["breakdown"] == {
-        "tower_block": 3, "shop": 2, "public_service": 0, "park": 2, "factory": 2, "harbor": 0,
-        "office_tower": 0, "monument": 0, "unused_inhabitants": 0, "pollution": 0,
+        "tower_block": 3,
+        "shop": 2,
+        "public_service": 0,
+        "park": 2,
+        "factory": 2,
+        "harbor": 0,
+        "office_tower": 0,
+        "monument": 0,
+        "unused_inhabitants": 0,
+        "pollution": 0,
     }
     assert res["inhabitants_placed"] == 3 and res["empty_squares"] == 12
     assert set(res["placement"]) >= {"activated", "customers"}
 
 
-def test_score_json_lines_and_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_json_lines_and_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import io
 
     text = json.dumps(CLASSIC_CITY) + "\n\n" + json.dumps(EXPERT_CITY) + "\n"
@@ -100,16 +117,24 @@ def test_score_sheet_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         ('{"mode": "chess", "rows": []}', "'mode' must be"),
         (json.dumps({**CLASSIC_CITY, "inhabitants": -2}), "must not be negative"),
         (json.dumps({**CLASSIC_CITY, "rows": CLASSIC_CITY["rows"][:3]}), "list of 4 rows"),
-        (json.dumps({**CLASSIC_CITY, "rows": [[{"type": "tower"}] + [None] * 3] + [[None] * 4] * 3}),
-         "r1c1: unknown building type 'tower'"),
-        (json.dumps({**CLASSIC_CITY, "rows": [[{"type": "shop", "floors": 2}] + [None] * 3] + [[None] * 4] * 3}),
-         "r1c1: a shop has at most 1 floor"),
+        (
+            json.dumps({**CLASSIC_CITY, "rows": [[{"type": "tower"}] + [None] * 3] + [[None] * 4] * 3}),
+            "r1c1: unknown building type 'tower'",
+        ),
+        (
+            json.dumps(
+                {**CLASSIC_CITY, "rows": [[{"type": "shop", "floors": 2}] + [None] * 3] + [[None] * 4] * 3}
+            ),
+            "r1c1: a shop has at most 1 floor",
+        ),
         (json.dumps(CLASSIC_CITY) + "\n" + "[1,", "line 2: invalid JSON"),
     ],
 )
-def test_score_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str) -> None:
+def test_score_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
     f = write(tmp_path, "bad.json", content)
-    code, out, err = run(capsys, "score", f)
+    code, _, err = run(capsys, "score", f)
     assert code == 1
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -135,7 +160,9 @@ def test_simulate_json_is_deterministic(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_simulate_summary_and_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = tmp_path / "games.jsonl"
-    code, out, _ = run(capsys, "simulate", "--players", "2", "--games", "3", "--seed", "5", "--records", str(rec))
+    code, out, _ = run(
+        capsys, "simulate", "--players", "2", "--games", "3", "--seed", "5", "--records", str(rec)
+    )
     assert code == 0 and "3 random classic games" in out and "seat 1" in out
     records = rec.read_text().splitlines()
     assert len(records) == 3
@@ -146,8 +173,11 @@ def test_simulate_summary_and_records_replay(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_replay_rejects_an_illegal_move_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rec = {"format": "quadropolis-game/1", "config": {"mode": "classic", "players": 2, "seed": 1},
-           "moves": ["1L1", "discard", "2L1"]}
+    rec = {
+        "format": "quadropolis-game/1",
+        "config": {"mode": "classic", "players": 2, "seed": 1},
+        "moves": ["1L1", "discard", "2L1"],
+    }
     # after 1L1, either a building was taken (then 'discard') or not; force the failure on move 3
     f = write(tmp_path, "r.json", json.dumps(rec))
     code, _, err = run(capsys, "replay", f)

@@ -26,6 +26,7 @@ B = BuildingType
 
 # R1 ---------------------------------------------------------------------------------------
 
+
 def test_r1_twenty_slots_and_counting_from_the_slots_own_side() -> None:
     assert len(SLOT_NAMES) == 20 and len(set(SLOT_NAMES)) == 20
     # RULES.md example: left end of row 4 with #3 -> row 4, column 3; right end -> 3rd from right.
@@ -55,6 +56,7 @@ def test_r1_a_slot_holds_one_architect_per_round_but_the_two_ends_differ() -> No
 
 # R3 ---------------------------------------------------------------------------------------
 
+
 def test_r3_supplies_are_unlimited() -> None:
     s = pending(game(), "T3", 1)
     s.inhabitants[0] = 65  # the box holds 65; the rule treats the supply as unlimited
@@ -63,6 +65,7 @@ def test_r3_supplies_are_unlimited() -> None:
 
 
 # R4 ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("mode", list(Mode))
 @pytest.mark.parametrize("players,up", [(2, 16), (3, 20), (4, 25)])
@@ -85,6 +88,7 @@ def test_r4_face_down_square_behaves_like_an_empty_square() -> None:
 
 
 # R5 ---------------------------------------------------------------------------------------
+
 
 def test_r5_urbanist_blocks_both_ends_of_its_row_and_column() -> None:
     s = with_site(game(), {"r2c3": "S"})
@@ -113,6 +117,7 @@ def test_r5_variant_urbanist_blocks_only_its_square() -> None:
 
 # R6 ---------------------------------------------------------------------------------------
 
+
 def test_r6_designating_an_empty_square_is_legal_and_takes_nothing() -> None:
     s = with_site(game(), {"r1c1": None})
     s2 = apply(s, "1L1")
@@ -123,6 +128,7 @@ def test_r6_designating_an_empty_square_is_legal_and_takes_nothing() -> None:
 
 # R7 ---------------------------------------------------------------------------------------
 
+
 def test_r7_a_legal_slot_exists_with_the_most_slots_used() -> None:
     s = game(players=4)
     # 15 slots used and the urbanist in the middle blocking 4 more: one slot remains.
@@ -132,6 +138,7 @@ def test_r7_a_legal_slot_exists_with_the_most_slots_used() -> None:
 
 
 # R8 (Classic placement and stacking) --------------------------------------------------------
+
 
 def test_r8_build_on_an_empty_square_of_row_n_or_column_n() -> None:
     s = pending(game(), "S", 2)
@@ -176,6 +183,7 @@ def test_r8_only_same_type_and_height_limit() -> None:
 
 # R9 ---------------------------------------------------------------------------------------
 
+
 def test_r9_discard_is_always_allowed_and_gives_nothing() -> None:
     s = pending(game(), "T3", 1)
     for q in range(16):
@@ -186,6 +194,7 @@ def test_r9_discard_is_always_allowed_and_gives_nothing() -> None:
 
 
 # R10 --------------------------------------------------------------------------------------
+
 
 def _to_round_end(s):  # type: ignore[no-untyped-def]
     while s.round == 1:
@@ -230,6 +239,7 @@ def test_r10_building_the_mayor_tile_as_an_upper_floor_counts() -> None:
 
 # R11 (engine side: the playground's inhabitant) ---------------------------------------------
 
+
 def test_r11_playground_gives_one_inhabitant_and_is_not_a_tree_park() -> None:
     s = apply(pending(game(), "PKP", 1), "r1c1")
     assert s.inhabitants[0] == 1 and s.cities[0][0] == Building(B.PARK, tree=False)
@@ -238,6 +248,7 @@ def test_r11_playground_gives_one_inhabitant_and_is_not_a_tree_park() -> None:
 
 
 # R16 and the Expert architects -------------------------------------------------------------
+
 
 def test_r16_expert_build_on_squares_numbered_n_or_in_district_n() -> None:
     s = pending(game(Mode.EXPERT), "F2", 3)
@@ -299,6 +310,7 @@ def test_classic_architects_once_per_round_and_numbered_1_to_4() -> None:
 
 
 # Flow ---------------------------------------------------------------------------------------
+
 
 def test_wrong_phase_moves_are_rejected_with_the_reason() -> None:
     s = game()

@@ -7,13 +7,22 @@ import json
 import random
 
 import pytest
+from helpers import game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import game
 from quadropolis import (
-    DISCARD, Build, GameConfig, GameState, InvalidStateError, Mode, Move, NotationError, Take,
-    apply, legal_moves,
+    DISCARD,
+    Build,
+    GameConfig,
+    GameState,
+    InvalidStateError,
+    Mode,
+    Move,
+    NotationError,
+    Take,
+    apply,
+    legal_moves,
 )
 from quadropolis.errors import ConfigError, QuadropolisError
 from quadropolis.moves import BUILDS, TAKES
@@ -67,9 +76,7 @@ def _played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.sampled_from(list(Mode)), st.integers(2, 4), st.integers(0, 10**6), st.integers(0, 200)
-)
+@given(st.sampled_from(list(Mode)), st.integers(2, 4), st.integers(0, 10**6), st.integers(0, 200))
 def test_state_json_round_trips(mode: Mode, players: int, seed: int, actions: int) -> None:
     s = _played(mode, players, seed, actions)
     data = json.loads(json.dumps(s.to_json()))

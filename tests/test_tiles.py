@@ -17,8 +17,14 @@ def test_total_and_mode_split() -> None:
 def test_per_type_totals_match_the_rulebook() -> None:
     totals = Counter(t.kind.type for t in TILES)
     assert totals == {
-        B.TOWER_BLOCK: 32, B.SHOP: 15, B.PUBLIC_SERVICE: 19, B.PARK: 15,
-        B.FACTORY: 19, B.HARBOR: 21, B.OFFICE_TOWER: 17, B.MONUMENT: 4,
+        B.TOWER_BLOCK: 32,
+        B.SHOP: 15,
+        B.PUBLIC_SERVICE: 19,
+        B.PARK: 15,
+        B.FACTORY: 19,
+        B.HARBOR: 21,
+        B.OFFICE_TOWER: 17,
+        B.MONUMENT: 4,
     }
 
 

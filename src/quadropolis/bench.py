@@ -16,7 +16,7 @@ from .citygen import expert_corpus, random_city
 from .config import GameConfig
 from .outcome import outcome
 from .playout import random_playout
-from .rules import legal_moves, apply_unchecked, new_game
+from .rules import apply_unchecked, legal_moves, new_game
 from .scoring import score_city
 from .tiles import Mode
 
