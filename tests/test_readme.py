@@ -1,0 +1,28 @@
+"""The README's Python example runs, and its documented error message is the real one."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = (Path(__file__).parent.parent / "README.md").read_text()
+
+
+def test_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    block = re.search(r"```python\n(.*?)```", README, re.S)
+    assert block is not None
+    exec(compile(block.group(1), "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "Quadropolis classic, 3 players, seed 42" in out
+    assert "discard" in out.lower()
+
+
+def test_first_lines_are_the_two_commands() -> None:
+    lines = README.splitlines()
+    assert lines[0] == "```sh"
+    assert "quadropolis simulate" in lines[1]
+    assert lines[2] == "bash scripts/test.sh"
+    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
+    assert "bash scripts/test.sh" in ci
