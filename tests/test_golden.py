@@ -13,8 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
-
 from brute_force import brute_force
+
 from quadropolis import GameRecord, outcome, replay
 from quadropolis.moves import Move
 from quadropolis.playout import random_playout
