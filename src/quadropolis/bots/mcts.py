@@ -1,0 +1,180 @@
+"""Monte Carlo tree search that treats the tiles of future rounds honestly.
+
+* **Determinisation at round boundaries.** The bot sees an observation whose seed is hidden
+  (:func:`~quadropolis.bots.base.observe`). Within the current round nothing is hidden that
+  matters, so the tree covers the rest of the current round exactly; every iteration draws a
+  fresh seed, i.e. a fresh sample of the layouts of the rounds to come, and the rollout plays
+  through them. Nodes are never expanded past the round boundary, so no statistic mixes two
+  different layouts of the same round.
+* **Max^n UCT.** Each node stores a reward per player; the player to move at a node picks
+  the child maximising its own mean reward plus the UCB exploration term.
+* **Pruning and progressive widening.** Children come from
+  :func:`~quadropolis.bots.policy.ordered_moves` (duplicates pruned, best-first by a cheap
+  prior); a node with ``n`` visits may have ``ceil(pw_c * n ** pw_alpha)`` children.
+* **Rollouts** use :func:`~quadropolis.bots.policy.rollout_move` to the end of the game,
+  scored exactly; the reward mixes the win share with the score margin.
+* **Root parallelism.** With ``workers > 1`` independent trees (distinct seeds drawn from the
+  bot's RNG) run in separate processes and their root visit counts are summed. With an
+  iteration budget the result depends only on the state and the RNG, not on timing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+from ..moves import Move
+from ..outcome import outcome
+from ..rules import apply_unchecked, legal_moves
+from ..state import OVER, GameState
+from .base import Bot, determinize
+from .policy import ordered_moves, rollout_move
+
+MARGIN_SCALE: Final = 15.0
+
+
+class Node:
+    __slots__ = ("children", "moves", "n", "player", "w")
+
+    def __init__(self, player: int, players: int) -> None:
+        self.player = player
+        self.moves: list[Move] | None = None  # candidate moves, computed on first expansion
+        self.children: list[tuple[Move, Node]] = []
+        self.n = 0
+        self.w = [0.0] * players
+
+
+def reward(state: GameState) -> list[float]:
+    """Per-player reward of a finished (or truncated) game: half the win share (R13 ties
+    shared), half a squashed score margin against the best other player."""
+    out = outcome(state)
+    totals = out.totals
+    share = 1.0 / len(out.winners)
+    res = []
+    for p, t in enumerate(totals):
+        best_other = max(v for i, v in enumerate(totals) if i != p)
+        win = share if p in out.winners else 0.0
+        res.append(0.5 * win + 0.25 * (1.0 + math.tanh((t - best_other) / MARGIN_SCALE)))
+    return res
+
+
+def search(
+    root_state: GameState,
+    seed: int,
+    iterations: int | None,
+    deadline: float | None,
+    c: float = 0.7,
+    pw_c: float = 2.0,
+    pw_alpha: float = 0.5,
+) -> dict[str, int]:
+    """Run one tree; returns visit counts of the root's children by move notation."""
+    rng = random.Random(seed)
+    players = root_state.config.players
+    root = Node(root_state.current_player, players)
+    root_round = root_state.round
+    done = 0
+    clock = time.perf_counter
+    while True:
+        if iterations is not None and done >= iterations:
+            break
+        if deadline is not None and done and clock() >= deadline:
+            break
+        done += 1
+        s = determinize(root_state, rng)
+        node = root
+        path = [root]
+        while s.phase != OVER and s.round == root_round:
+            if node.moves is None:
+                node.moves = ordered_moves(s)
+            allowed = min(len(node.moves), math.ceil(pw_c * (node.n + 1) ** pw_alpha))
+            if len(node.children) < allowed:
+                m = node.moves[len(node.children)]
+                apply_unchecked(s, m)
+                child = Node(s.current_player, players)
+                node.children.append((m, child))
+                path.append(child)
+                break
+            p = node.player
+            log_n = math.log(node.n + 1)
+            best_v = -1.0
+            best: tuple[Move, Node] = node.children[0]
+            for pair in node.children:
+                ch = pair[1]
+                v = ch.w[p] / ch.n + c * math.sqrt(log_n / ch.n) if ch.n else 1e9
+                if v > best_v:
+                    best_v, best = v, pair
+            apply_unchecked(s, best[0])
+            node = best[1]
+            path.append(node)
+        while s.phase != OVER:
+            apply_unchecked(s, rollout_move(s, rng))
+        r = reward(s)
+        for nd in path:
+            nd.n += 1
+            w = nd.w
+            for i in range(players):
+                w[i] += r[i]
+    return {str(m): ch.n for m, ch in root.children}
+
+
+def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, float]]) -> dict[str, int]:
+    state, seed, iterations, deadline, params = args
+    return search(state, seed, iterations, deadline, **params)
+
+
+class MCTSBot(Bot):
+    """Determinised max^n MCTS. Give ``iterations`` (deterministic) or ``seconds`` per move
+    (or both: whichever ends first). ``workers`` > 1 runs root-parallel trees in processes."""
+
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        workers: int = 1,
+        c: float = 0.7,
+        pw_c: float = 2.0,
+        pw_alpha: float = 0.5,
+        name: str = "mcts",
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("MCTSBot needs an iteration or a time budget")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.workers = max(1, workers)
+        self.params = {"c": c, "pw_c": pw_c, "pw_alpha": pw_alpha}
+        self.name = name
+        self._pool: ProcessPoolExecutor | None = None
+
+    def choose(self, state: GameState, rng: random.Random) -> Move:
+        moves = legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        seeds = [rng.getrandbits(62) for _ in range(self.workers)]
+        if self.workers == 1:
+            counts = search(state, seeds[0], self.iterations, deadline, **self.params)
+        else:
+            per = None if self.iterations is None else max(1, self.iterations // self.workers)
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=min(self.workers, os.cpu_count() or 1))
+            jobs = [(state, s, per, deadline, self.params) for s in seeds]
+            counts = {}
+            for part in self._pool.map(_search_job, jobs):
+                for k, v in part.items():
+                    counts[k] = counts.get(k, 0) + v
+        # most visits; ties go to the earlier move in the legal order (deterministic)
+        order = {str(m): i for i, m in enumerate(moves)}
+        best = max(counts, key=lambda k: (counts[k], -order[k]))
+        return Move.parse(best)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __del__(self) -> None:
+        self.close()

@@ -1,0 +1,78 @@
+"""The ``random`` and ``greedy`` bots."""
+
+from __future__ import annotations
+
+import random
+
+from ..moves import Build, Move, Take
+from ..rules import apply_unchecked, legal_moves
+from ..scoring import score_city
+from ..site import DESIGNATED
+from ..state import PLACE, GameState
+from .base import Bot
+
+
+class RandomBot(Bot):
+    """Uniformly random legal moves."""
+
+    name = "random"
+
+    def choose(self, state: GameState, rng: random.Random) -> Move:
+        moves = legal_moves(state)
+        return moves[int(rng.random() * len(moves))]
+
+
+def _city_key(state: GameState, player: int) -> tuple[int, int, int]:
+    s = score_city(state.city(player), all_parks_absorb=state.config.all_parks_absorb)
+    return (s.total, s.inhabitants_placed, -s.empty_squares)
+
+
+class GreedyBot(Bot):
+    """One ply: the move whose result gives its own city the best projected final score
+    (exact optimal scoring, R12), ties broken by more inhabitants placed, fewer empty
+    squares, then more resources held (potential for later), then at random.
+
+    A take is valued by the best build (or discard) of the building it takes; taking
+    nothing is valued as discarding."""
+
+    name = "greedy"
+
+    def choose(self, state: GameState, rng: random.Random) -> Move:
+        player = state.current_player
+        moves = legal_moves(state)
+        if state.phase == PLACE:
+            scored = [(self._after(state, m, player), m) for m in moves]
+        else:
+            cache: dict[tuple[int, int], tuple[int, ...]] = {}
+            scored = []
+            for m in moves:
+                assert isinstance(m, Take)
+                q = DESIGNATED[m.slot][m.architect]
+                tid = state.site[q]
+                taken = -1 if tid < 0 or state.face_down >> q & 1 else tid
+                key = (taken, m.architect)
+                value = cache.get(key)
+                if value is None:
+                    value = self._take_value(state, m, player)
+                    cache[key] = value
+                scored.append((value, m))
+        best = max(v for v, _ in scored)
+        ties = [m for v, m in scored if v == best]
+        return ties[int(rng.random() * len(ties))]
+
+    def _after(self, state: GameState, move: Move, player: int) -> tuple[int, ...]:
+        s = state.copy()
+        apply_unchecked(s, move)
+        built = 1 if isinstance(move, Build) else 0
+        return (*_city_key(s, player), built, s.inhabitants[player] + s.energy[player])
+
+    def _take_value(self, state: GameState, take: Take, player: int) -> tuple[int, ...]:
+        s = state.copy()
+        apply_unchecked(s, take)
+        if s.phase != PLACE or s.current_player != player:
+            # nothing taken: as good as a discard, and worse than taking anything equal
+            return (*_city_key(state, player), -1, state.inhabitants[player] + state.energy[player])
+        return max(self._after(s, m, player) for m in legal_moves(s))
+
+
+__all__ = ["GreedyBot", "RandomBot"]
