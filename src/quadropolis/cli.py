@@ -251,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="smaller workloads (smoke test)")
     b.add_argument("--json", action="store_true", help="print figures as one JSON object")
     b.set_defaults(func=cmd_bench)
+    # Further commands register themselves below (one line each).
     return p
 
 

@@ -25,9 +25,13 @@ class GameRecord:
     config: GameConfig
     moves: tuple[str, ...]
     result: Mapping[str, Any] | None = None
+    #: Optional: who plays each seat (a bot spec such as "hard", or "human:NAME").
+    seats: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "config": self.config.to_json(), "moves": list(self.moves)}
+        if self.seats is not None:
+            d["seats"] = list(self.seats)
         if self.result is not None:
             d["result"] = dict(self.result)
         return d
@@ -39,7 +43,7 @@ class GameRecord:
             raise RecordError("record: expected a JSON object")
         if data.get("format") != FORMAT:
             raise RecordError(f"record: 'format' must be {FORMAT!r}, got {data.get('format')!r}")
-        unknown = set(data) - {"format", "config", "moves", "result"}
+        unknown = set(data) - {"format", "config", "moves", "result", "seats"}
         if unknown:
             raise RecordError(f"record: unknown field(s) {', '.join(sorted(unknown))}")
         try:
@@ -52,13 +56,26 @@ class GameRecord:
         result = data.get("result")
         if result is not None and not isinstance(result, Mapping):
             raise RecordError("record: 'result' must be an object")
-        return cls(config, tuple(moves), result)
+        seats = data.get("seats")
+        if seats is not None and (
+            not isinstance(seats, list)
+            or len(seats) != config.players
+            or not all(isinstance(x, str) for x in seats)
+        ):
+            raise RecordError(f"record: 'seats' must list {config.players} names, one per seat")
+        return cls(config, tuple(moves), result, None if seats is None else tuple(seats))
 
     @classmethod
-    def of_game(cls, config: GameConfig, moves: Iterable[Move | str], final: GameState) -> GameRecord:
+    def of_game(
+        cls,
+        config: GameConfig,
+        moves: Iterable[Move | str],
+        final: GameState,
+        seats: Iterable[str] | None = None,
+    ) -> GameRecord:
         """The record of a game played from ``config`` through ``moves`` to ``final``."""
         result = result_json(outcome(final)) if final.is_over else None
-        return cls(config, tuple(str(m) for m in moves), result)
+        return cls(config, tuple(str(m) for m in moves), result, None if seats is None else tuple(seats))
 
 
 def result_json(out: Outcome) -> dict[str, Any]:

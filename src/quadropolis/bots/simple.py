@@ -75,4 +75,19 @@ class GreedyBot(Bot):
         return max(self._after(s, m, player) for m in legal_moves(s))
 
 
-__all__ = ["GreedyBot", "RandomBot"]
+class EpsilonGreedyBot(GreedyBot):
+    """Greedy, except that with probability ``epsilon`` it plays a uniformly random legal
+    move: the ``easy`` level."""
+
+    def __init__(self, epsilon: float, name: str = "easy") -> None:
+        self.epsilon = epsilon
+        self.name = name
+
+    def choose(self, state: GameState, rng: random.Random) -> Move:
+        if rng.random() < self.epsilon:
+            moves = legal_moves(state)
+            return moves[int(rng.random() * len(moves))]
+        return super().choose(state, rng)
+
+
+__all__ = ["EpsilonGreedyBot", "GreedyBot", "RandomBot"]

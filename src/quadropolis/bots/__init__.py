@@ -1,0 +1,102 @@
+"""Bots: ``random``, ``greedy``, the search bot ``mcts`` and the difficulty levels ``easy``,
+``medium`` and ``hard``.
+
+Every bot implements :class:`Bot` (``choose(observation, rng) -> Move``) and only ever sees
+an observation with the seed hidden (:func:`observe`). Build one from a spec with
+:func:`make_bot`: a name, optionally with options, e.g. ``"hard"``, ``"greedy"``,
+``"mcts:iterations=2000,workers=2"``, ``"mcts:seconds=0.5"``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from ..errors import ConfigError
+from .base import Bot, determinize, observe
+from .match import BotError, MatchResult, bot_rng, play_match
+from .mcts import MCTSBot
+from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
+
+#: What each difficulty level is (shown by ``--help`` and the README).
+LEVELS: Final[dict[str, str]] = {
+    "easy": "greedy, but a random legal move 35% of the time (instant)",
+    "medium": "MCTS with 200 iterations per move (about 0.1 s per move)",
+    "hard": "MCTS with 1,500 iterations per move, root-parallel over 2 processes (under 1 s per move)",
+}
+
+BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
+
+
+def _options(spec: str, text: str) -> dict[str, str]:
+    opts: dict[str, str] = {}
+    for part in filter(None, text.split(",")):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ConfigError(f"bot {spec!r}: options are written key=value, got {part!r}")
+        opts[key.strip()] = value.strip()
+    return opts
+
+
+def _number(spec: str, opts: dict[str, str], key: str, kind: Callable[[str], float]) -> float | None:
+    if key not in opts:
+        return None
+    try:
+        v = kind(opts.pop(key))
+    except ValueError:
+        raise ConfigError(f"bot {spec!r}: {key} must be a number") from None
+    if v <= 0:
+        raise ConfigError(f"bot {spec!r}: {key} must be positive")
+    return v
+
+
+def make_bot(spec: str, *, workers: int | None = None) -> Bot:
+    """A bot from its spec (see the module docstring). ``workers`` overrides the number of
+    search processes of MCTS-based bots (the arena runs games in parallel instead, so it
+    passes 1). Raises :class:`ConfigError` for an unknown name or option."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.lower()
+    opts = _options(spec, rest)
+    bot: Bot
+    if name == "random":
+        bot = RandomBot()
+    elif name == "greedy":
+        bot = GreedyBot()
+    elif name == "easy":
+        bot = EpsilonGreedyBot(0.35, name="easy")
+    elif name in ("mcts", "medium", "hard"):
+        defaults = {"mcts": (1000, 1), "medium": (200, 1), "hard": (1500, 2)}[name]
+        iterations = _number(spec, opts, "iterations", int)
+        seconds = _number(spec, opts, "seconds", float)
+        w = _number(spec, opts, "workers", int)
+        if iterations is None and seconds is None:
+            iterations = defaults[0]
+        n_workers = workers if workers is not None else int(w) if w is not None else defaults[1]
+        bot = MCTSBot(
+            iterations=None if iterations is None else int(iterations),
+            seconds=seconds,
+            workers=n_workers,
+            name=spec.strip() if rest else name,
+        )
+    else:
+        raise ConfigError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
+    if opts:
+        raise ConfigError(f"bot {spec!r}: unknown option(s) {', '.join(sorted(opts))}")
+    return bot
+
+
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "Bot",
+    "BotError",
+    "EpsilonGreedyBot",
+    "GreedyBot",
+    "MCTSBot",
+    "MatchResult",
+    "RandomBot",
+    "bot_rng",
+    "determinize",
+    "make_bot",
+    "observe",
+    "play_match",
+]
