@@ -18,6 +18,7 @@ from .outcome import outcome
 from .playout import random_playout
 from .rules import apply_unchecked, legal_moves, new_game
 from .scoring import score_city
+from .state import TAKE, GameState
 from .tiles import Mode
 
 PLAYOUT_CASES = ((Mode.CLASSIC, 2), (Mode.CLASSIC, 4), (Mode.EXPERT, 2), (Mode.EXPERT, 4))
@@ -84,8 +85,65 @@ def state_memory() -> tuple[int, float]:
     return round(per_state), per_copy
 
 
+def _position(mode: Mode, players: int, actions: int, seed: int) -> GameState:
+    state = new_game(GameConfig(mode=mode, players=players, seed=seed))
+    rng = random.Random(seed)
+    for _ in range(actions):
+        moves = legal_moves(state)
+        apply_unchecked(state, moves[int(rng.random() * len(moves))])
+    return state
+
+
+def mcts_simulations_per_second(mode: Mode, players: int, seconds: float, seed: int = 0) -> float:
+    """MCTS iterations (selection, expansion, rollout to the end, exact scoring, backup) per
+    second on one core, from a round-1 position after a few actions."""
+    from .bots.base import observe
+    from .bots.mcts import search
+
+    obs = observe(_position(mode, players, 6, seed))
+    n = 50
+    while True:
+        t = time.perf_counter()
+        search(obs, seed, n, None)
+        dt = time.perf_counter() - t
+        if dt >= seconds or n >= 1_000_000:
+            return n / dt
+        n = max(n * 2, int(n * seconds / max(dt, 1e-3) * 1.1))
+
+
+def level_move_times(level: str, positions: int) -> list[float]:
+    """Seconds per move of a difficulty level (as players get it: ``make_bot(level)``) over
+    take decisions in 2-player Classic positions spread over a game."""
+    from .bots import make_bot
+    from .bots.base import observe
+
+    bot = make_bot(level)
+    times = []
+    try:
+        for i in range(positions):
+            state = _position(Mode.CLASSIC, 2, (i * 7) % 60, seed=i)
+            while state.phase != TAKE:
+                moves = legal_moves(state)
+                apply_unchecked(state, moves[0])
+            t = time.perf_counter()
+            bot.choose(observe(state), random.Random(i))
+            times.append(time.perf_counter() - t)
+    finally:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+    return times
+
+
+SECTIONS = ("engine", "bots")
+
+
 def run_benchmarks(
-    out: TextIO, repeat: int = 5, quick: bool = False, as_json: bool = False
+    out: TextIO,
+    repeat: int = 5,
+    quick: bool = False,
+    as_json: bool = False,
+    sections: tuple[str, ...] = SECTIONS,
 ) -> dict[str, Any]:
     repeat = max(1, repeat)
     figures: dict[str, Any] = {}
@@ -97,7 +155,17 @@ def run_benchmarks(
             out.flush()
 
     if not as_json:
-        out.write(f"quadropolis bench (median of {repeat} run(s), one core)\n")
+        out.write(f"quadropolis bench (median of {repeat} run(s), one core unless noted)\n")
+    if "engine" in sections:
+        _engine(report, repeat, quick)
+    if "bots" in sections:
+        _bots(report, repeat, quick)
+    if as_json:
+        out.write(json.dumps(figures) + "\n")
+    return figures
+
+
+def _engine(report: Any, repeat: int, quick: bool) -> None:
     seconds = 0.3 if quick else 2.0
     for mode, players in PLAYOUT_CASES:
         runs = [playouts_per_second(mode, players, seconds, seed=1000 * r) for r in range(repeat)]
@@ -131,6 +199,26 @@ def run_benchmarks(
     mem, copy_us = state_memory()
     report("state_bytes", mem, "bytes", "memory per stored state (mid-game, expert, 4 players)")
     report("state_copy", copy_us, "us", "state.copy() (mid-game, expert, 4 players)")
-    if as_json:
-        out.write(json.dumps(figures) + "\n")
-    return figures
+
+
+def _bots(report: Any, repeat: int, quick: bool) -> None:
+    from .bots import LEVELS
+
+    seconds = 0.3 if quick else 2.0
+    for mode, players in (*PLAYOUT_CASES[:2], PLAYOUT_CASES[3]):
+        runs = [mcts_simulations_per_second(mode, players, seconds, seed=r) for r in range(repeat)]
+        report(
+            f"mcts_{mode.value}_{players}p",
+            statistics.median(runs),
+            "sims/s",
+            f"MCTS simulations per core, {mode.value} {players} players",
+        )
+    positions = 2 if quick else 8
+    for level in LEVELS:
+        medians = [statistics.median(level_move_times(level, positions)) for _ in range(repeat)]
+        report(
+            f"level_{level}_move",
+            statistics.median(medians),
+            "s",
+            f"time per move, level {level} (2-player classic, as played)",
+        )

@@ -182,9 +182,13 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from .bench import run_benchmarks
+    from .bench import SECTIONS, run_benchmarks
 
-    run_benchmarks(out, repeat=args.repeat, quick=args.quick, as_json=args.json)
+    sections = tuple(args.sections) or SECTIONS
+    for name in sections:
+        if name not in SECTIONS:
+            raise CliError(f"unknown benchmark section {name!r} (choose from {', '.join(SECTIONS)})")
+    run_benchmarks(out, repeat=args.repeat, quick=args.quick, as_json=args.json, sections=sections)
     return 0
 
 
@@ -246,6 +250,13 @@ def build_parser() -> argparse.ArgumentParser:
             "time on a fixed corpus of 1,000 full Expert cities, memory per state and copy cost. "
             "Each figure is the median of --repeat runs, on one core."
         ),
+    )
+    b.add_argument(
+        "sections",
+        nargs="*",
+        metavar="SECTION",
+        help="engine (playouts, scoring, state) and/or bots (MCTS simulations/s, time per move "
+        "of each level); default: both",
     )
     b.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
     b.add_argument("--quick", action="store_true", help="smaller workloads (smoke test)")

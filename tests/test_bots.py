@@ -1,0 +1,181 @@
+"""Bots: legality, determinism, hidden information, and play that a bot must find."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import game, pending
+
+from quadropolis import (
+    Building,
+    BuildingType,
+    ConfigError,
+    GameConfig,
+    Mode,
+    apply,
+    legal_moves,
+    new_game,
+)
+from quadropolis.bots import (
+    BOT_NAMES,
+    LEVELS,
+    GreedyBot,
+    MCTSBot,
+    RandomBot,
+    bot_rng,
+    determinize,
+    make_bot,
+    observe,
+    play_match,
+)
+from quadropolis.bots.base import HIDDEN_SEED
+from quadropolis.bots.policy import ordered_moves
+from quadropolis.moves import Build, Take
+from quadropolis.site import DESIGNATED
+
+B = BuildingType
+
+
+def test_observation_hides_the_seed_and_nothing_else() -> None:
+    s = game(Mode.EXPERT, 3, seed=123456)
+    obs = observe(s)
+    assert obs.config.seed == HIDDEN_SEED != s.config.seed
+    assert obs.site == s.site and obs.cities == s.cities and legal_moves(obs) == legal_moves(s)
+    d1 = determinize(obs, random.Random(1))
+    d2 = determinize(obs, random.Random(2))
+    assert d1.config.seed != d2.config.seed and d1.site == s.site
+
+
+def test_future_rounds_are_not_visible_to_bots() -> None:
+    # Two games that differ only in their seed's later rounds look identical to a bot in round 1.
+    a = new_game(GameConfig(seed=1))
+    b = a.copy()
+    b.config = GameConfig(seed=2)
+    assert observe(a) == observe(b)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "easy", "mcts:iterations=30"])
+@pytest.mark.parametrize("mode,players", [(Mode.CLASSIC, 2), (Mode.EXPERT, 3)])
+def test_bots_play_whole_legal_games(spec: str, mode: Mode, players: int) -> None:
+    bots = [make_bot(spec) for _ in range(players)]
+    result = play_match(GameConfig(mode=mode, players=players, seed=5), bots)  # raises on illegal
+    assert result.final.is_over
+    assert sum(result.decisions) == len(result.moves)
+
+
+def test_mcts_is_deterministic_for_a_seed_and_iteration_budget() -> None:
+    s = game(Mode.CLASSIC, 2, seed=8)
+    bot = MCTSBot(iterations=120)
+    moves = {str(bot.choose(observe(s), random.Random(3))) for _ in range(3)}
+    assert len(moves) == 1
+
+
+def test_root_parallel_search_is_deterministic() -> None:
+    s = game(Mode.CLASSIC, 2, seed=9)
+    bot = MCTSBot(iterations=200, workers=2)
+    try:
+        first = bot.choose(observe(s), random.Random(4))
+        again = bot.choose(observe(s), random.Random(4))
+    finally:
+        bot.close()
+    assert first == again and first in legal_moves(s)
+
+
+def test_games_between_bots_replay_identically() -> None:
+    cfg = GameConfig(mode=Mode.CLASSIC, players=2, seed=77)
+    r1 = play_match(cfg, [make_bot("greedy"), make_bot("mcts:iterations=20")])
+    r2 = play_match(cfg, [make_bot("greedy"), make_bot("mcts:iterations=20")])
+    assert r1.moves == r2.moves and r1.outcome.totals == r2.outcome.totals
+    assert bot_rng(77, 0).random() != bot_rng(77, 1).random()
+
+
+def test_greedy_builds_where_it_scores_most() -> None:
+    # Classic, architect #1 holding a tree park: r1c2 touches two tower blocks (park 4 VP),
+    # r1c1 touches one (2 VP); the towers are activated with 2 energy.
+    s = pending(game(), "PKT", 1)
+    city = s.cities[0]
+    city[5] = Building(B.TOWER_BLOCK)  # r2c2
+    city[2] = Building(B.TOWER_BLOCK)  # r1c3
+    city[4] = Building(B.TOWER_BLOCK)  # r2c1
+    s.energy[0] = 3
+    move = GreedyBot().choose(observe(s), random.Random(0))
+    assert move == Build(1, 2)  # neighbours of r1c2: r1c1, r1c3 (tower), r2c2 (tower)
+    after = apply(s, move)
+    assert after.cities[0][1] == Building(B.PARK, tree=True)
+
+
+def test_greedy_takes_the_most_valuable_building() -> None:
+    s = game(seed=0)
+    obs = observe(s)
+    move = GreedyBot().choose(obs, random.Random(0))
+    assert isinstance(move, Take)
+    q = DESIGNATED[move.slot][move.architect]
+    assert s.site[q] >= 0 and not s.face_down >> q & 1  # it takes something
+    values = {m: GreedyBot()._take_value(s, m, 0) for m in legal_moves(s)}  # type: ignore[arg-type]
+    assert values[move] == max(values.values())
+    nothing = [m for m in values if s.site[DESIGNATED[m.slot][m.architect]] < 0]  # type: ignore[attr-defined]
+    assert all(values[m] < values[move] for m in nothing)
+
+
+def test_greedy_beats_random() -> None:
+    wins = 0
+    for g in range(6):
+        bots = [RandomBot(), GreedyBot()] if g % 2 else [GreedyBot(), RandomBot()]
+        r = play_match(GameConfig(players=2, seed=300 + g), bots)
+        wins += (1 if g % 2 else 0) in r.outcome.winners
+    assert wins >= 5
+
+
+def test_mcts_finds_the_winning_last_build() -> None:
+    # Last action of a Classic game: player 1 holds a tree park and architect #1. Only r1c2
+    # (between its two tower blocks) gives 4 VP and the win; MCTS must see it.
+    s = game(Mode.CLASSIC, 2, seed=1)
+    s.round, s.turn, s.position = 4, 4, 1
+    s.architects = [0b11110, 0b11100]
+    pending(s, "PKT", 1)
+    s.cities[0][10] = Building(B.TOWER_BLOCK, 2)  # player 0: 3 VP with its energy
+    s.energy[0] = 1
+    s.cities[1][0] = Building(B.TOWER_BLOCK)
+    s.cities[1][2] = Building(B.TOWER_BLOCK)
+    s.energy[1] = 2
+    move = MCTSBot(iterations=60).choose(observe(s), random.Random(0))
+    assert move == Build(1, 2)
+    final = apply(s, move)
+    assert final.is_over
+
+
+def test_ordered_moves_prunes_only_duplicates() -> None:
+    s = game(Mode.CLASSIC, 4, seed=2)
+    full = legal_moves(s)
+    pruned = ordered_moves(s)
+    assert set(pruned) <= set(full)
+    kept = {(DESIGNATED[m.slot][m.architect], m.architect) for m in pruned}  # type: ignore[attr-defined]
+    for m in full:
+        assert isinstance(m, Take)
+        q = DESIGNATED[m.slot][m.architect]
+        empty = s.site[q] < 0 or s.face_down >> q & 1
+        assert empty or (q, m.architect) in kept
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("wizard", "unknown bot 'wizard'"),
+        ("mcts:iterations=0", "must be positive"),
+        ("mcts:iterations=abc", "must be a number"),
+        ("mcts:depth=3", "unknown option"),
+        ("greedy:fast", "key=value"),
+    ],
+)
+def test_bad_bot_specs(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        make_bot(spec)
+
+
+def test_levels_are_named_and_built() -> None:
+    assert set(LEVELS) == {"easy", "medium", "hard"} and set(LEVELS) <= set(BOT_NAMES)
+    hard = make_bot("hard")
+    assert isinstance(hard, MCTSBot) and hard.iterations == 1500 and hard.workers == 2
+    assert make_bot("hard", workers=1).workers == 1  # type: ignore[attr-defined]
+    assert isinstance(make_bot("medium"), MCTSBot) and make_bot("easy").name == "easy"
