@@ -71,11 +71,13 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
         if iterations is None and seconds is None:
             iterations = defaults[0]
         n_workers = workers if workers is not None else int(w) if w is not None else defaults[1]
+        tuning = {k: _number(spec, opts, k, float) for k in ("c", "pw_c", "pw_alpha") if k in opts}
         bot = MCTSBot(
             iterations=None if iterations is None else int(iterations),
             seconds=seconds,
             workers=n_workers,
             name=spec.strip() if rest else name,
+            **{k: v for k, v in tuning.items() if v is not None},
         )
     else:
         raise ConfigError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")

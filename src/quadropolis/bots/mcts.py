@@ -79,8 +79,15 @@ def search(
     done = 0
     clock = time.perf_counter
     while True:
-        if iterations is not None and done >= iterations:
-            break
+        if iterations is not None:
+            if done >= iterations:
+                break
+            # Early stop (deterministic: counts only): the most visited root child cannot be
+            # overtaken by the iterations left.
+            if done & 63 == 0 and len(root.children) > 1 and done >= iterations // 4:
+                first, second = sorted((ch.n for _, ch in root.children), reverse=True)[:2]
+                if first - second > iterations - done:
+                    break
         if deadline is not None and done and clock() >= deadline:
             break
         done += 1

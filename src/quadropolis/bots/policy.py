@@ -13,25 +13,17 @@ from ..buildings import BuildingType
 from ..city import GEOMETRY, Building
 from ..moves import DISCARD, Build, Move, Take
 from ..rules import legal_moves
+from ..scoring import OFFICE_VP, TOWER_VP
 from ..site import DESIGNATED
 from ..state import PLACE, TAKE, GameState
 from ..tiles import TILES, Mode
 
 _B = BuildingType
-_T, _S, _PS, _PK, _F, _H, _O, _M = (
-    _B.TOWER_BLOCK,
-    _B.SHOP,
-    _B.PUBLIC_SERVICE,
-    _B.PARK,
-    _B.FACTORY,
-    _B.HARBOR,
-    _B.OFFICE_TOWER,
-    _B.MONUMENT,
-)
+_T, _S, _PS, _PK, _F, _H, _O, _M = BuildingType  # members in declaration order
 _TILE_TYPE: Final = tuple(t.kind.type for t in TILES)
 _TILE_GAIN: Final = tuple(t.kind.inhabitants + t.kind.energy for t in TILES)
-_TOWER_VP: Final = (0, 1, 3, 6, 10, 15)
-_OFFICE_VP: Final = (0, 0, 1, 3, 6, 10)
+_TOWER_VP: Final = TOWER_VP
+_OFFICE_VP: Final = OFFICE_VP[1]  # a lone office tower, by floors
 # SYNERGY[a][b]: rough VP gained when a building of type a stands next to one of type b.
 _SYNERGY: Final = {
     _T: {_PK: 2},
