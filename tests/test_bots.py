@@ -176,6 +176,6 @@ def test_bad_bot_specs(spec: str, message: str) -> None:
 def test_levels_are_named_and_built() -> None:
     assert set(LEVELS) == {"easy", "medium", "hard"} and set(LEVELS) <= set(BOT_NAMES)
     hard = make_bot("hard")
-    assert isinstance(hard, MCTSBot) and hard.iterations == 1500 and hard.workers == 2
+    assert isinstance(hard, MCTSBot) and hard.iterations == 600 and hard.workers == 2
     assert make_bot("hard", workers=1).workers == 1  # type: ignore[attr-defined]
     assert isinstance(make_bot("medium"), MCTSBot) and make_bot("easy").name == "easy"

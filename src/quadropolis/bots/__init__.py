@@ -20,8 +20,8 @@ from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 #: What each difficulty level is (shown by ``--help`` and the README).
 LEVELS: Final[dict[str, str]] = {
     "easy": "greedy, but a random legal move 35% of the time (instant)",
-    "medium": "MCTS with 200 iterations per move (about 0.1 s per move)",
-    "hard": "MCTS with 1,500 iterations per move, root-parallel over 2 processes (under 1 s per move)",
+    "medium": "MCTS with 150 iterations per take (a third of that per build), one process",
+    "hard": "MCTS with 600 iterations per take (a third of that per build), root-parallel over 2 processes",
 }
 
 BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
@@ -64,7 +64,7 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
     elif name == "easy":
         bot = EpsilonGreedyBot(0.35, name="easy")
     elif name in ("mcts", "medium", "hard"):
-        defaults = {"mcts": (1000, 1), "medium": (200, 1), "hard": (1500, 2)}[name]
+        defaults = {"mcts": (1000, 1), "medium": (150, 1), "hard": (600, 2)}[name]
         iterations = _number(spec, opts, "iterations", int)
         seconds = _number(spec, opts, "seconds", float)
         w = _number(spec, opts, "workers", int)

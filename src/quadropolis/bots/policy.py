@@ -148,7 +148,8 @@ def rollout_move(state: GameState, rng: random.Random, epsilon: float = 0.1) -> 
         if site[q] >= 0 and not fd >> q & 1:
             return m
     takes = [
-        m for m in moves
+        m
+        for m in moves
         if site[DESIGNATED[m.slot][m.architect]] >= 0  # type: ignore[attr-defined]
         and not fd >> DESIGNATED[m.slot][m.architect] & 1  # type: ignore[attr-defined]
     ] or moves
