@@ -13,11 +13,13 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
+from .arena import add_arena_command
 from .city import GEOMETRY, City
 from .config import GameConfig
 from .errors import QuadropolisError
 from .moves import Move
 from .outcome import outcome
+from .play import add_play_command
 from .playout import random_playout
 from .record import GameRecord, replay
 from .render import render_city, render_placement, render_score_sheet, render_state
@@ -263,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help="print figures as one JSON object")
     b.set_defaults(func=cmd_bench)
     # Further commands register themselves below (one line each).
+    add_play_command(sub)
+    add_arena_command(sub)
     return p
 
 
