@@ -356,3 +356,33 @@ def test_moves_accept_notation_strings_and_values() -> None:
 
 def test_tile_helper_finds_real_tiles() -> None:
     assert tile("T1m") >= 0
+
+
+# R2 ---------------------------------------------------------------------------------------
+
+
+def test_r2_classic_districts_are_the_four_quadrants() -> None:
+    from quadropolis import City, score_city
+    from quadropolis.city import GEOMETRY
+
+    geo = GEOMETRY[Mode.CLASSIC]
+    # district of every square, row by row: quadrants 2x2
+    assert [geo.district[r * 4 : r * 4 + 4] for r in range(4)] == [
+        (1, 1, 2, 2),
+        (1, 1, 2, 2),
+        (3, 3, 4, 4),
+        (3, 3, 4, 4),
+    ]
+    ps = Building(B.PUBLIC_SERVICE)
+
+    def two_ps(a: int, b: int) -> int:
+        cells: list[Building | None] = [None] * 16
+        cells[a] = cells[b] = ps
+        return score_city(City(Mode.CLASSIC, tuple(cells), inhabitants=2)).total
+
+    # r1c1 + r2c2: same quadrant -> one district -> 2 VP (both activated)
+    assert two_ps(0, 5) == 2
+    # r1c2 + r1c3: adjacent squares but different quadrants -> two districts -> 5 VP
+    assert two_ps(1, 2) == 5
+    # r2c2 + r3c2: across the middle row line -> 5 VP
+    assert two_ps(5, 9) == 5
