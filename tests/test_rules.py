@@ -255,7 +255,7 @@ def test_r16_expert_build_on_squares_numbered_n_or_in_district_n() -> None:
     builds = {str(m) for m in legal_moves(s) if isinstance(m, Build)}
     # numbered 3: r1c2 r1c5 r3c3 r4c2; district 3: r3c4 r3c5 r4c4 r4c5
     assert builds == {"r1c2", "r1c5", "r3c3", "r4c2", "r3c4", "r3c5", "r4c4", "r4c5"}
-    with pytest.raises(IllegalMoveError, match=r"not in a square numbered 3 or in district 3 \(R16\)"):
+    with pytest.raises(IllegalMoveError, match=r"#3: r1c1 is neither numbered 3 nor in district 3 \(R16\)"):
         apply(s, "r1c1")
 
 

@@ -26,7 +26,8 @@ from quadropolis import (
 )
 from quadropolis.errors import ConfigError, QuadropolisError
 from quadropolis.moves import BUILDS, TAKES
-from quadropolis.site import SLOT_NAMES
+from quadropolis.site import DESIGNATED, SLOT_INDEX, SLOT_NAMES
+from quadropolis.tiles import TILES
 
 ALL_MOVES: list[Move] = [TAKES[s][a] for s in range(20) for a in range(1, 6)]
 ALL_MOVES += [BUILDS[r][c] for r in range(1, 5) for c in range(1, 6)] + [DISCARD]
@@ -106,7 +107,7 @@ def _corrupt(data: dict, path: list, value: object) -> dict:  # type: ignore[typ
         (["phase"], "dance", "'phase' must be one of"),
         (["site", 0], 141, "is not a classic round-1 tile"),
         (["site", 0], "T1", "tile id must be an integer"),
-        (["slots_used"], ["L1", "L1"], "architect"),
+        (["slots_used"], ["L1", "L1"], "lists a slot twice"),
         (["slots_used"], ["Q9"], "unknown slot"),
         (["urbanist"], "r9c9", "not a construction-site square"),
         (["players", 0, "energy"], -1, "must not be negative"),
@@ -164,3 +165,82 @@ def test_copy_is_independent() -> None:
     c.site[0] = -1
     c.inhabitants[0] += 1
     assert s.to_json() == snapshot
+
+
+def _place_state() -> GameState:
+    """A Classic 2-player state in the place phase (player 0 took a face-up building)."""
+    s = game(Mode.CLASSIC, 2, seed=7)
+    take = next(m for m in legal_moves(s) if apply(s, m).phase == 1)
+    return apply(s, take)
+
+
+def test_more_impossible_states_are_rejected() -> None:
+    base = _played(Mode.CLASSIC, 2, 3, 3)
+    data = base.to_json()
+    cases: list[tuple[dict, str]] = []  # type: ignore[type-arg]
+    # the urbanist on a square no used slot can designate
+    far = set(range(25)) - {DESIGNATED[SLOT_INDEX[n]][a] for n in data["slots_used"] for a in range(1, 5)}
+    q = min(far)
+    cases.append((_corrupt(data, ["urbanist"], f"r{q // 5 + 1}c{q % 5 + 1}"), "no used slot designates"))
+    # a tile vanished from a square nobody designated
+    site = list(data["site"])
+    site[q] = None
+    cases.append((_corrupt(data, ["site"], site), "no architect in a used slot can have designated it"))
+    # impossible resources
+    cases.append((_corrupt(data, ["players", 1, "energy"], 50), "more inhabitants and energy"))
+    cases.append((_corrupt(data, ["players", 1, "bonus"], 1), "expected exactly"))
+    # the mayor cannot differ from the starter in the last round
+    last = _played(Mode.CLASSIC, 2, 3, 10**6).to_json()
+    cases.append((_corrupt(last, ["mayor"], 1 - last["starter"]), "last round has no mayor tile"))
+    # round 1 is started by first_player
+    cases.append((_corrupt(data, ["starter"], 1), "first_player"))
+    place = _place_state().to_json()
+    cases.append((_corrupt(place, ["pending", "architect"], True), "'pending.architect' must be"))
+    used = place["architects"][0][0]
+    other = next(a for a in (1, 2, 3, 4) if a != used)
+    cases.append((_corrupt(place, ["pending", "architect"], other), f"has not used architect #{other}"))
+    hidden = next(t.id for t in TILES if t.round == 1 and t.min_players > 2)
+    # a face-down tile (R4) can be neither taken nor missing from the site
+    cases.append((_corrupt(place, ["pending", "tile"], hidden), "no longer on the site"))
+    # designate a face-down square (legal, takes nothing: R4/R6), then pretend its tile left
+    s0 = game(Mode.CLASSIC, 2, seed=7)
+    fd_take = next(m for m in legal_moves(s0) if s0.face_down >> DESIGNATED[m.slot][m.architect] & 1)  # type: ignore[attr-defined]
+    after = apply(s0, fd_take).to_json()
+    q = DESIGNATED[fd_take.slot][fd_take.architect]  # type: ignore[attr-defined]
+    gone = _corrupt(after, ["site", q], None)
+    gone["face_down"] = [n for n in gone["face_down"] if n != f"r{q // 5 + 1}c{q % 5 + 1}"]
+    cases.append((gone, "is face down with 2 players"))
+    for bad, message in cases:
+        with pytest.raises(InvalidStateError, match=message):
+            GameState.from_json(bad)
+
+
+def test_hand_built_out_of_range_moves_are_illegal_not_crashes() -> None:
+    from quadropolis import IllegalMoveError, explain_illegal
+
+    s = game()
+    assert "no such slot" in (explain_illegal(s, Take(1, 20)) or "")
+    assert "no such slot" in (explain_illegal(s, Take(1, -1)) or "")
+    assert "numbered 1-4" in (explain_illegal(s, Take(0, 0)) or "")
+    p = _place_state()
+    for bad in (Build(1, 0), Build(0, 1), Build(5, 1), Build(1, 5)):
+        reason = explain_illegal(p, bad)
+        assert reason is not None and "rows and" in reason
+        with pytest.raises(IllegalMoveError):
+            apply(p, bad)
+
+
+@pytest.mark.parametrize(
+    "cell,message",
+    [
+        ({"type": "shop", "vp": 1}, "a shop prints none VP"),
+        ({"type": "public_service", "vp": 3}, "at most 2 VP"),
+        ({"type": "harbor", "vp": 4}, "at most 3 VP"),
+    ],
+)
+def test_printed_vp_only_where_tiles_print_it(cell: dict, message: str) -> None:  # type: ignore[type-arg]
+    from quadropolis import City
+
+    rows = [[cell, None, None, None]] + [[None] * 4] * 3
+    with pytest.raises(InvalidStateError, match=message):
+        City.from_json({"mode": "classic", "rows": rows})

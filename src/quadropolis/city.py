@@ -66,7 +66,15 @@ class Building:
             raise InvalidStateError(f"{where}: 'floors' must be at least 1")
         if vp < 0:
             raise InvalidStateError(f"{where}: 'vp' must not be negative")
+        most = _PRINTED_VP_MAX.get(btype, 0)
+        if vp > most:
+            what = f"at most {most}" if most else "none"
+            raise InvalidStateError(f"{where}: a {btype.key} prints {what} VP (TILES.md), got 'vp': {vp}")
         return cls(btype, floors, vp, btype is _B.PARK and variant == "tree")
+
+
+#: The most printed VP a tile of each type carries (TILES.md); other types print none.
+_PRINTED_VP_MAX: Final = {_B.PUBLIC_SERVICE: 2, _B.HARBOR: 3}
 
 
 def _kind(v: Any) -> str:

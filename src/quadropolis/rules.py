@@ -138,8 +138,11 @@ def explain_illegal(state: GameState, move: Move) -> str | None:
             return f"player {player} must first take a building: put an architect in a slot (e.g. '3L4')"
         a, s = move.architect, move.slot
         geo = GEOMETRY[state.config.mode]
+        # Moves built by hand (not parsed) may hold any integers: range-check before indexing.
+        if not (isinstance(s, int) and 0 <= s < 20):
+            return f"{move!r}: no such slot (slots are T1-T5, B1-B5, L1-L5, R1-R5)"
         where = f"architect #{a} at {SLOT_NAMES[s]}"
-        if a > geo.architects:
+        if not (isinstance(a, int) and 1 <= a <= geo.architects):
             return f"{where}: {state.config.mode.value} architects are numbered 1-{geo.architects}"
         if a not in state.architects_available(player):
             if state.config.mode is Mode.CLASSIC:
@@ -157,36 +160,41 @@ def explain_illegal(state: GameState, move: Move) -> str | None:
     if not isinstance(move, Build):
         return f"player {player} took a building and must build it (e.g. 'r2c3') or 'discard' it"
     geo = GEOMETRY[state.config.mode]
-    if move.row > geo.rows or move.col > geo.cols:
+    if not (isinstance(move.row, int) and isinstance(move.col, int)) or not (
+        1 <= move.row <= geo.rows and 1 <= move.col <= geo.cols
+    ):
         return f"{move}: a {state.config.mode.value} city has {geo.rows} rows and {geo.cols} columns"
     q = (move.row - 1) * geo.cols + (move.col - 1)
     n = state.pending_architect
     tile = TILES[state.pending_tile]
     btype = tile.kind.type
     below = state.cities[player][q]
-    rule = "R8" if state.config.mode is Mode.CLASSIC else "R16"
-    allowed = (
-        f"row {n} or column {n}"
-        if state.config.mode is Mode.CLASSIC
-        else f"a square numbered {n} or in district {n}"
-    )
+    classic = state.config.mode is Mode.CLASSIC
+    rule = "R8" if classic else "R16"
     if below is None:
         if q in geo.eligible[n]:
             return None
-        return f"architect #{n}: {move} is not in {allowed} ({rule})"
+        if classic:
+            return f"architect #{n}: {move} is not in row {n} or column {n} ({rule})"
+        return f"architect #{n}: {move} is neither numbered {n} nor in district {n} ({rule})"
     if btype not in _STACKABLE[state.config.mode]:
-        return f"{move} is occupied by a {below.type.key}; a {btype.key} cannot be stacked"
+        return f"{move} is occupied by {_a(below.type.key)}; {_a(btype.key)} cannot be stacked"
     if below.type is not btype:
-        return f"{move} holds a {below.type.key}; a {btype.key} can only go on a {btype.key} ({rule})"
+        return f"{move} holds {_a(below.type.key)}; {_a(btype.key)} can only go on {_a(btype.key)} ({rule})"
     limit = geo.max_floors[btype]
     if below.floors >= limit:
         return f"{move}: the {btype.key} already has {limit} floors, the most allowed"
     if geo.can_stack(below, btype, n, q):
         return None
+    where = f"in row {n} or column {n}" if classic else f"numbered {n} or in district {n}"
     return (
-        f"architect #{n}: stacking on {move} needs the square in {allowed} or the new floor "
+        f"architect #{n}: stacking on {move} needs the square {where} or the new floor "
         f"({below.floors + 1}) to be numbered {n} ({rule})"
     )
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
 def apply(state: GameState, move: Move | str) -> GameState:

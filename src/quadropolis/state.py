@@ -13,7 +13,7 @@ from .buildings import BuildingType
 from .city import GEOMETRY, Building, City, Geometry
 from .config import GameConfig
 from .errors import InvalidStateError, QuadropolisError
-from .site import SLOT_INDEX, SLOT_NAMES, SQUARES, square_name
+from .site import DESIGNATED, SLOT_INDEX, SLOT_NAMES, SQUARES, square_name
 from .tiles import ROUNDS, TILES, Mode, Tile, round_tiles
 
 TURNS_PER_ROUND: Final = 4
@@ -292,6 +292,8 @@ def _from_json(data: Any) -> GameState:
     s.position = _int(data, "position", 0, n - 1)
     s.starter = _int(data, "starter", 0, n - 1)
     s.mayor = _int(data, "mayor", 0, n - 1)
+    if s.round == 1:
+        _need(s.starter == config.first_player, "round 1 is started by the config's first_player")
     if s.phase == OVER:
         _need(
             (s.round, s.turn, s.position) == (rounds, TURNS_PER_ROUND, n - 1),
@@ -340,19 +342,38 @@ def _from_json(data: Any) -> GameState:
     for name in slots:
         _need(isinstance(name, str) and name in SLOT_INDEX, f"slots_used: unknown slot {name!r}")
         s.slots_used |= 1 << SLOT_INDEX[name]
+    _need(len(slots) == len(set(slots)), "'slots_used' lists a slot twice")
     _need(
-        len(slots) == len(set(slots)) == actions_done,
+        len(slots) == actions_done,
         f"{actions_done} architect(s) should be in slots at this point of the round, "
         f"'slots_used' lists {len(slots)}",
     )
     taken = 25 - len(ids)
     _need(taken <= actions_done, f"{taken} tiles left the site but only {actions_done} were designated")
+    used_slots = [SLOT_INDEX[name] for name in slots]
+    # Squares some architect in a used slot can have designated (R1): only these can have
+    # been emptied this round or received the urbanist.
+    reach = {DESIGNATED[sl][a] for sl in used_slots for a in range(1, geo.architects + 1)}
+    for q, t in enumerate(s.site):
+        _need(
+            t >= 0 or q in reach,
+            f"site {square_name(q)} is empty but no architect in a used slot can have designated it",
+        )
+    for t in round_tiles(config.mode, s.round):
+        _need(
+            t.min_players <= n or t.id in ids,
+            f"tile {t.id} is face down with {n} players (R4) and cannot have left the site",
+        )
     urb = data.get("urbanist")
     if actions_done == 0:
         _need(urb is None, "the urbanist is off the board before the round's first action")
         s.urbanist = -1
+        _need(s.mayor == s.starter, "the holder of the mayor starts the round (R10)")
     else:
         s.urbanist = _square(urb, "urbanist")
+        _need(s.urbanist in reach, "the urbanist stands on a square no used slot designates")
+    if s.round == rounds:
+        _need(s.mayor == s.starter, "the last round has no mayor tile: the mayor cannot have moved (R10)")
 
     # architects
     arch = data.get("architects")
@@ -364,7 +385,7 @@ def _from_json(data: Any) -> GameState:
         for p, used in enumerate(arch):
             _need(
                 isinstance(used, list)
-                and all(a in (1, 2, 3, 4) for a in used)
+                and all(isinstance(a, int) and not isinstance(a, bool) and 1 <= a <= 4 for a in used)
                 and len(set(used)) == len(used),
                 f"architects of player {p}: a list of distinct numbers 1-4",
             )
@@ -396,13 +417,28 @@ def _from_json(data: Any) -> GameState:
     if s.phase == PLACE:
         _need(isinstance(pend, Mapping), "'pending' must name the taken tile in the place phase")
         tid = pend.get("tile")
+        _need(set(pend) == {"tile", "architect"}, "'pending' holds exactly 'tile' and 'architect'")
+        tid = pend.get("tile")
         _need(
-            isinstance(tid, int) and tid in round_ids and tid not in ids,
+            isinstance(tid, int) and not isinstance(tid, bool) and tid in round_ids and tid not in ids,
             "'pending.tile' must be a tile of this round no longer on the site",
         )
+        _need(TILES[tid].min_players <= n, f"'pending.tile' {tid} is face down with {n} players (R4)")
         a = pend.get("architect")
         _need(
-            isinstance(a, int) and 1 <= a <= geo.architects, f"'pending.architect' must be 1-{geo.architects}"
+            isinstance(a, int) and not isinstance(a, bool) and 1 <= a <= geo.architects,
+            f"'pending.architect' must be 1-{geo.architects}",
+        )
+        player = (s.starter + s.position) % n
+        if config.mode is Mode.CLASSIC:
+            _need(s.architects[player] >> a & 1 == 1, f"player {player} has not used architect #{a}")
+        else:
+            _need(s.architects[a] < n, f"no architect #{a} has left the pool")
+        _need(
+            s.urbanist >= 0
+            and s.site[s.urbanist] < 0
+            and any(DESIGNATED[sl][a] == s.urbanist for sl in used_slots),
+            f"the taken tile must come from the urbanist's square, designated by architect #{a}",
         )
         s.pending_tile, s.pending_architect = tid, a
     else:
@@ -414,6 +450,10 @@ def _from_json(data: Any) -> GameState:
     s.cities, s.inhabitants, s.energy = [], [], []
     for p, pl in enumerate(players):
         _need(isinstance(pl, Mapping), f"player {p}: expected an object")
+        _need(
+            set(pl) == {"city", "inhabitants", "energy"},
+            f"player {p}: expected exactly 'city', 'inhabitants' and 'energy'",
+        )
         city = City.from_json(
             {
                 "mode": config.mode.value,
@@ -430,10 +470,35 @@ def _from_json(data: Any) -> GameState:
             floors <= acted,
             f"player {p}'s city holds {floors} tiles but the player has taken at most {acted}",
         )
+        _check_resources(city, p)
         s.cities.append(list(city.buildings))
         s.inhabitants.append(city.inhabitants)
         s.energy.append(city.energy)
     return s
+
+
+def _check_resources(city: City, p: int) -> None:
+    """Supplies come only from built tiles (R3: unlimited, never spent during the game), so
+    they are bounded by what the city's buildings can have given."""
+    tower_floors = playgrounds = factories = harbors = 0
+    for b in city.buildings:
+        if b is None:
+            continue
+        if b.type is BuildingType.TOWER_BLOCK:
+            tower_floors += b.floors
+        elif b.type is BuildingType.PARK and not b.tree:
+            playgrounds += 1
+        elif b.type is BuildingType.FACTORY:
+            factories += 1
+        elif b.type is BuildingType.HARBOR:
+            harbors += 1
+    inh, en = city.inhabitants, city.energy
+    # tower blocks give 1-3 inhabitants a floor, playgrounds 1, factories 1-3 energy,
+    # harbors 2 units in all (2 inhabitants, 2 energy, or 1 of each) or none
+    _need(inh >= tower_floors + playgrounds, f"player {p} has fewer inhabitants than their buildings gave")
+    _need(en >= factories, f"player {p} has less energy than their factories gave")
+    extra = max(0, inh - 3 * tower_floors - playgrounds) + max(0, en - 3 * factories)
+    _need(extra <= 2 * harbors, f"player {p} has more inhabitants and energy than their buildings can give")
 
 
 def new_state(config: GameConfig) -> GameState:
