@@ -42,6 +42,7 @@ from typing import Any, Final, TextIO
 
 from .arena_stats import RATING_ANCHOR, bradley_terry, mean_sd, pairwise_results, wilson_interval
 from .bots import BOT_NAMES, LEVELS, make_bot, play_match
+from .cli_options import add_variant_options
 from .config import GameConfig
 from .errors import QuadropolisError
 from .record import GameRecord
@@ -826,13 +827,7 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
         metavar="FILE",
         help=f"draw score distributions per entrant (.png/.svg/.pdf; needs {PLOT_HINT})",
     )
-    a.add_argument(
-        "--urbanist-blocks",
-        choices=["lines", "square"],
-        default="lines",
-        help="variant: the urbanist blocks its lines (rule R5, default) or only its square",
-    )
-    a.add_argument("--all-parks-absorb", action="store_true", help="variant: every park absorbs one energy")
+    add_variant_options(a)
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     a.set_defaults(func=cmd_arena)
     return a

@@ -15,6 +15,7 @@ from typing import Any, NoReturn, TextIO
 
 from .arena import add_arena_command
 from .city import GEOMETRY, City
+from .cli_options import add_variant_options
 from .config import GameConfig
 from .errors import QuadropolisError
 from .moves import Move
@@ -215,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("file", metavar="FILE")
     s.add_argument("--json", action="store_true", help="one JSON object per city, per line")
-    s.add_argument("--all-parks-absorb", action="store_true", help="variant: every park absorbs one energy")
+    add_variant_options(s, urbanist=False)
     s.set_defaults(func=cmd_score)
 
     m = sub.add_parser(
@@ -274,13 +275,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=["classic", "expert"], default="classic")
     p.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
     p.add_argument("--seed", type=int, default=0, metavar="S")
-    p.add_argument(
-        "--urbanist-blocks",
-        choices=["lines", "square"],
-        default="lines",
-        help="variant: the urbanist blocks its lines (rule R5, default) or only its square",
-    )
-    p.add_argument("--all-parks-absorb", action="store_true", help="variant: every park absorbs one energy")
+    add_variant_options(p)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

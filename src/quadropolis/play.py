@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, TextIO, TypeVar
 
 from .bots import LEVELS, Bot, make_bot
+from .cli_options import add_variant_options
 from .config import GameConfig
 from .errors import NotationError, QuadropolisError, RecordError
 from .moves import Move
@@ -108,15 +109,7 @@ def add_play_command(sub: argparse._SubParsersAction[_P]) -> None:
         help="the bot that answers 'hint' (default hard; e.g. mcts:iterations=200 for a faster hint)",
     )
     p.add_argument("--no-clear", action="store_true", help="never clear the terminal between screens")
-    p.add_argument(
-        "--urbanist-blocks",
-        choices=["lines", "square"],
-        default=None,
-        help="variant: the urbanist blocks its lines (rule R5, default) or only its square",
-    )
-    p.add_argument(
-        "--all-parks-absorb", action="store_true", default=None, help="variant: every park absorbs one energy"
-    )
+    add_variant_options(p, defaults=False)
     p.set_defaults(func=cmd_play)
 
 
