@@ -19,12 +19,11 @@ import pytest
 from quadropolis import GameConfig, Mode
 from quadropolis.arena import (
     ArenaError,
-    ProgressBar,
     entrant_labels,
-    format_duration,
     lineup,
     run_tournament,
 )
+from quadropolis.arena_report import ProgressBar, format_duration
 from quadropolis.arena_stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
 from quadropolis.cli import main
 from quadropolis.errors import ConfigError

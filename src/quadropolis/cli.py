@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
-from .arena import add_arena_command
+from .arena_cli import add_arena_command
 from .city import GEOMETRY, City
 from .cli_options import add_variant_options
 from .config import GameConfig
