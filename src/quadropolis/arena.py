@@ -144,7 +144,7 @@ def play_game(template: GameConfig, specs: Sequence[str], seed: int, game: int) 
     bots = [make_bot(s, workers=1) for s in bots_specs]
     m = play_match(config, bots)
     out = m.outcome
-    record = GameRecord.of_game(config, m.moves, m.final, seats=bots_specs).to_json()
+    record = GameRecord.of_game(config, m.moves, m.final, seats=bots_specs, result_of=out).to_json()
     return GameResult(
         game=game,
         seed=config.seed,

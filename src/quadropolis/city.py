@@ -104,9 +104,7 @@ class Geometry:
         "district",
         "number",
         "neighbours",
-        "neighbour_mask",
         "eligible",
-        "eligible_mask",
         "max_floors",
         "architects",
     )
@@ -137,7 +135,6 @@ class Geometry:
             self.max_floors = {_B.TOWER_BLOCK: 5, _B.OFFICE_TOWER: 5}
         #: eligible[n]: squares where architect #n may build or stack by line/number/district.
         self.eligible: tuple[frozenset[int], ...] = tuple(eligible)
-        self.eligible_mask: tuple[int, ...] = tuple(sum(1 << s for s in e) for e in eligible)
         nbrs = []
         for s in range(self.size):
             r, c = divmod(s, self.cols)
@@ -153,7 +150,6 @@ class Geometry:
             nbrs.append(tuple(n))
         #: Orthogonal neighbours of each square.
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nbrs)
-        self.neighbour_mask: tuple[int, ...] = tuple(sum(1 << t for t in n) for n in nbrs)
 
     def square_name(self, s: int) -> str:
         r, c = divmod(s, self.cols)

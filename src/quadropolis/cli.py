@@ -137,7 +137,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 }
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
             if records is not None:
-                rec = GameRecord.of_game(config, played, final)
+                rec = GameRecord.of_game(config, played, final, result_of=result)
                 records.write(json.dumps(rec.to_json(), separators=(",", ":")) + "\n")
     finally:
         if records is not None:

@@ -72,9 +72,13 @@ class GameRecord:
         moves: Iterable[Move | str],
         final: GameState,
         seats: Iterable[str] | None = None,
+        result_of: Outcome | None = None,
     ) -> GameRecord:
-        """The record of a game played from ``config`` through ``moves`` to ``final``."""
-        result = result_json(outcome(final)) if final.is_over else None
+        """The record of a game played from ``config`` through ``moves`` to ``final``.
+        Pass ``result_of`` when the final outcome is already known, to avoid scoring again."""
+        result = None
+        if final.is_over:
+            result = result_json(result_of if result_of is not None else outcome(final))
         return cls(config, tuple(str(m) for m in moves), result, None if seats is None else tuple(seats))
 
 
