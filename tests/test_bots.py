@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -12,6 +13,7 @@ from quadropolis import (
     BuildingType,
     ConfigError,
     GameConfig,
+    GameState,
     Mode,
     apply,
     legal_moves,
@@ -26,6 +28,7 @@ from quadropolis.bots import (
     bot_rng,
     determinize,
     make_bot,
+    mcts,
     observe,
     play_match,
 )
@@ -33,6 +36,7 @@ from quadropolis.bots.base import HIDDEN_SEED
 from quadropolis.bots.policy import ordered_moves
 from quadropolis.moves import Build, Take
 from quadropolis.site import DESIGNATED
+from quadropolis.state import OVER
 
 B = BuildingType
 
@@ -163,7 +167,12 @@ def test_ordered_moves_prunes_only_duplicates() -> None:
     [
         ("wizard", "unknown bot 'wizard'"),
         ("mcts:iterations=0", "must be positive"),
-        ("mcts:iterations=abc", "must be a number"),
+        ("mcts:iterations=abc", "iterations must be a whole number"),
+        ("mcts:c=abc", "c must be a number"),
+        ("mcts:c=nan", "c must be a finite number"),
+        ("mcts:horizon=1.5", "horizon must be a whole number"),
+        ("mcts:horizon=-2", "horizon must be zero or more"),
+        ("mcts:credit=-1", "credit must be zero or more"),
         ("mcts:depth=3", "unknown option"),
         ("greedy:fast", "key=value"),
     ],
@@ -179,3 +188,75 @@ def test_levels_are_named_and_built() -> None:
     assert isinstance(hard, MCTSBot) and hard.iterations == 600 and hard.workers == 2
     assert make_bot("hard", workers=1).workers == 1  # type: ignore[attr-defined]
     assert isinstance(make_bot("medium"), MCTSBot) and make_bot("easy").name == "easy"
+
+
+def test_horizon_and_credit_options() -> None:
+    assert make_bot("hard").params["horizon"] is None  # type: ignore[attr-defined]
+    bot = make_bot("mcts:horizon=0,credit=0")
+    assert isinstance(bot, MCTSBot) and bot.params["horizon"] == 0 and bot.params["credit"] == 0.0
+    assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]
+
+
+def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: object) -> list[tuple[int, int]]:
+    """(phase, round) of every leaf a short search evaluates."""
+    seen: list[tuple[int, int]] = []
+    real = mcts.reward
+
+    def spy(s: GameState, credit: float = mcts.DEFAULT_CREDIT) -> list[float]:
+        seen.append((s.phase, s.round))
+        return real(s, credit)
+
+    monkeypatch.setattr(mcts, "reward", spy)
+    mcts.search(observe(state), 7, 40, None, **params)  # type: ignore[arg-type]
+    assert len(seen) == 40
+    return seen
+
+
+def test_classic_rollouts_play_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    leaves = _leaf_phases(monkeypatch, game(Mode.CLASSIC, 2, seed=3))
+    assert all(phase == OVER for phase, _ in leaves)
+
+
+def test_expert_rollouts_stop_at_the_horizon(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Round 1, first action: 12 rollout actions (plus the tree's few) stay inside round 1 or 2.
+    leaves = _leaf_phases(monkeypatch, game(Mode.EXPERT, 2, seed=3))
+    assert mcts.DEFAULT_HORIZON[Mode.EXPERT] > 0
+    assert all(phase != OVER and rnd <= 2 for phase, rnd in leaves)
+    whole = _leaf_phases(monkeypatch, game(Mode.EXPERT, 2, seed=3), horizon=0)
+    assert all(phase == OVER for phase, _ in whole)
+
+
+def test_truncated_reward_credits_resources_held() -> None:
+    # Mid-game, player 0 holds 3 inhabitants and no building (-3 VP by the final scoring),
+    # player 1 one tower block with its energy (1 VP). With the default credit the held
+    # inhabitants are worth their penalty back: 0 vs 1, player 1 leads; with a credit of 2
+    # they are worth +3: player 0 leads. A finished game ignores the credit.
+    s = game(Mode.EXPERT, 2, seed=4)
+    s.inhabitants[0] = 3
+    s.cities[1][0] = Building(B.TOWER_BLOCK)
+    s.energy[1] = 1
+    r = mcts.reward(s)
+    assert r[1] > 0.5 > r[0]
+    assert r[0] == pytest.approx(0.25 * (1 + math.tanh(-1 / mcts.MARGIN_SCALE)))
+    r2 = mcts.reward(s, credit=2.0)
+    assert r2[0] > 0.5 > r2[1]
+    s.phase = OVER
+    r3 = mcts.reward(s, credit=2.0)
+    assert r3[1] == pytest.approx(0.5 + 0.25 * (1 + math.tanh(4 / mcts.MARGIN_SCALE)))
+
+
+def test_mcts_places_an_expert_monument_by_the_parks() -> None:
+    # Expert round 2, player 0 holds a monument taken with architect #1 (squares numbered 1:
+    # r1c3 r1c4 r3c1 r3c4, or district 1: r1c1 r1c2 r2c1 r2c2). Only r3c1 touches both tree
+    # parks (+5 each); r1c2 and r2c1 touch a factory (-5); the rest give 0.
+    s = game(Mode.EXPERT, 2, seed=5)
+    s.round = 2
+    pending(s, "M", 1)
+    city = s.cities[0]
+    cols = 5
+    city[3 * cols + 0] = Building(B.PARK, tree=True)  # r4c1
+    city[2 * cols + 1] = Building(B.PARK, tree=True)  # r3c2
+    city[1 * cols + 1] = Building(B.FACTORY)  # r2c2
+    s.inhabitants[0] = 1
+    for seed in range(3):
+        assert MCTSBot(iterations=300).choose(observe(s), random.Random(seed)) == Build(3, 1)

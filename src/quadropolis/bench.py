@@ -95,8 +95,9 @@ def _position(mode: Mode, players: int, actions: int, seed: int) -> GameState:
 
 
 def mcts_simulations_per_second(mode: Mode, players: int, seconds: float, seed: int = 0) -> float:
-    """MCTS iterations (selection, expansion, rollout to the end, exact scoring, backup) per
-    second on one core, from a round-1 position after a few actions."""
+    """MCTS iterations (selection, expansion, rollout, exact scoring of the leaf, backup) per
+    second on one core, from a round-1 position after a few actions, with the mode's default
+    rollout horizon (Classic: to the end of the game; Expert: a few actions)."""
     from .bots.base import observe
     from .bots.mcts import search
 
@@ -111,17 +112,18 @@ def mcts_simulations_per_second(mode: Mode, players: int, seconds: float, seed: 
         n = max(n * 2, int(n * seconds / max(dt, 1e-3) * 1.1))
 
 
-def level_move_times(level: str, positions: int) -> list[float]:
+def level_move_times(level: str, positions: int, mode: Mode = Mode.CLASSIC, players: int = 2) -> list[float]:
     """Seconds per move of a difficulty level (as players get it: ``make_bot(level)``) over
-    take decisions in 2-player Classic positions spread over a game."""
+    take decisions in positions spread over a game of ``mode`` with ``players``."""
     from .bots import make_bot
     from .bots.base import observe
 
     bot = make_bot(level)
     times = []
     try:
+        actions = 8 * players * (4 if mode is Mode.CLASSIC else 5)  # about a whole game
         for i in range(positions):
-            state = _position(Mode.CLASSIC, 2, (i * 7) % 60, seed=i)
+            state = _position(mode, players, (i * 7) % (actions - 4), seed=i)
             while state.phase != TAKE:
                 moves = legal_moves(state)
                 apply_unchecked(state, moves[0])
@@ -205,7 +207,7 @@ def _bots(report: Any, repeat: int, quick: bool) -> None:
     from .bots import LEVELS
 
     seconds = 0.3 if quick else 2.0
-    for mode, players in (*PLAYOUT_CASES[:2], PLAYOUT_CASES[3]):
+    for mode, players in PLAYOUT_CASES:
         runs = [mcts_simulations_per_second(mode, players, seconds, seed=r) for r in range(repeat)]
         report(
             f"mcts_{mode.value}_{players}p",
@@ -214,11 +216,14 @@ def _bots(report: Any, repeat: int, quick: bool) -> None:
             f"MCTS simulations per core, {mode.value} {players} players",
         )
     positions = 2 if quick else 8
-    for level in LEVELS:
-        medians = [statistics.median(level_move_times(level, positions)) for _ in range(repeat)]
-        report(
-            f"level_{level}_move",
-            statistics.median(medians),
-            "s",
-            f"time per move, level {level} (2-player classic, as played)",
-        )
+    for mode, players in PLAYOUT_CASES:
+        for level in LEVELS:
+            medians = [
+                statistics.median(level_move_times(level, positions, mode, players)) for _ in range(repeat)
+            ]
+            report(
+                f"level_{level}_{mode.value}_{players}p_move",
+                statistics.median(medians),
+                "s",
+                f"time per move, level {level} ({mode.value} {players} players, as played)",
+            )

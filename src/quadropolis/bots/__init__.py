@@ -4,17 +4,25 @@
 Every bot implements :class:`Bot` (``choose(observation, rng) -> Move``) and only ever sees
 an observation with the seed hidden (:func:`observe`). Build one from a spec with
 :func:`make_bot`: a name, optionally with options, e.g. ``"hard"``, ``"greedy"``,
-``"mcts:iterations=2000,workers=2"``, ``"mcts:seconds=0.5"``."""
+``"mcts:iterations=2000,workers=2"``, ``"mcts:seconds=0.5"``.
+
+Options of ``mcts``, ``medium`` and ``hard``: ``iterations`` (per take; a build gets about a
+third), ``seconds``, ``workers`` (search processes), the exploration constant ``c``,
+progressive widening ``pw_c`` and ``pw_alpha``, ``horizon`` (rollout actions before the leaf
+is scored; 0 plays to the end; default by mode, see
+:data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and ``credit`` (VP per unused resource at a
+truncated leaf)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Final
 
 from ..errors import ConfigError
 from .base import Bot, determinize, observe
 from .match import BotError, MatchResult, bot_rng, play_match
-from .mcts import MCTSBot
+from .mcts import DEFAULT_CREDIT, MCTSBot
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
 #: What each difficulty level is (shown by ``--help`` and the README).
@@ -37,15 +45,20 @@ def _options(spec: str, text: str) -> dict[str, str]:
     return opts
 
 
-def _number(spec: str, opts: dict[str, str], key: str, kind: Callable[[str], float]) -> float | None:
+def _number(
+    spec: str, opts: dict[str, str], key: str, kind: Callable[[str], float], zero_ok: bool = False
+) -> float | None:
     if key not in opts:
         return None
     try:
         v = kind(opts.pop(key))
     except ValueError:
-        raise ConfigError(f"bot {spec!r}: {key} must be a number") from None
-    if v <= 0:
-        raise ConfigError(f"bot {spec!r}: {key} must be positive")
+        whole = " whole" if kind is int else ""
+        raise ConfigError(f"bot {spec!r}: {key} must be a{whole} number") from None
+    if not math.isfinite(v):
+        raise ConfigError(f"bot {spec!r}: {key} must be a finite number")
+    if v < 0 or (v == 0 and not zero_ok):
+        raise ConfigError(f"bot {spec!r}: {key} must be {'zero or more' if zero_ok else 'positive'}")
     return v
 
 
@@ -72,11 +85,15 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
             iterations = defaults[0]
         n_workers = workers if workers is not None else int(w) if w is not None else defaults[1]
         tuning = {k: _number(spec, opts, k, float) for k in ("c", "pw_c", "pw_alpha") if k in opts}
+        horizon = _number(spec, opts, "horizon", int, zero_ok=True)
+        credit = _number(spec, opts, "credit", float, zero_ok=True)
         bot = MCTSBot(
             iterations=None if iterations is None else int(iterations),
             seconds=seconds,
             workers=n_workers,
             name=spec.strip() if rest else name,
+            horizon=None if horizon is None else int(horizon),
+            credit=DEFAULT_CREDIT if credit is None else credit,
             **{k: v for k, v in tuning.items() if v is not None},
         )
     else:

@@ -11,8 +11,14 @@
 * **Pruning and progressive widening.** Children come from
   :func:`~quadropolis.bots.policy.ordered_moves` (duplicates pruned, best-first by a cheap
   prior); a node with ``n`` visits may have ``ceil(pw_c * n ** pw_alpha)`` children.
-* **Rollouts** use :func:`~quadropolis.bots.policy.rollout_move` to the end of the game,
-  scored exactly; the reward mixes the win share with the score margin.
+* **Rollouts** use :func:`~quadropolis.bots.policy.rollout_move`. In Classic they play to the
+  end of the game and are scored exactly. In Expert they stop after a *horizon* of a few
+  actions and the leaf is evaluated with the exact scorer applied to every city as it stands
+  (:func:`reward`): Expert games are a third longer, the cheap rollout policy misplays
+  monuments, office towers and harbors, and a full random future buries the difference
+  between two moves under noise. Measured in the arena against ``greedy`` (2-player Expert,
+  600 iterations, 40 games): full rollouts 48% (100 games), horizon 6: 75%, 12: 77.5%, 24: 65%.
+  The reward mixes the win share with the score margin.
 * **Root parallelism.** With ``workers > 1`` independent trees (distinct seeds drawn from the
   bot's RNG) run in separate processes and their root visit counts are summed. With an
   iteration budget the result depends only on the state and the RNG, not on timing.
@@ -25,16 +31,25 @@ import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Final
+from typing import Any, Final
 
 from ..moves import Move
 from ..outcome import outcome
 from ..rules import apply_unchecked, legal_moves
 from ..state import OVER, PLACE, GameState
+from ..tiles import Mode
 from .base import Bot, determinize
 from .policy import ordered_moves, rollout_move
 
 MARGIN_SCALE: Final = 15.0
+#: Rollout actions (takes and builds of all players) after the tree before the leaf is
+#: evaluated, by mode when a bot does not set it; 0 plays to the end of the game. Classic
+#: keeps whole rollouts: they reached the strength targets (README, "Strength").
+DEFAULT_HORIZON: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 12}
+#: VP credited at a truncated leaf for each inhabitant or energy unit held but unused: the
+#: final scoring counts it -1, yet mid-game it can still activate a building to come, so
+#: the credit cancels the penalty (measured: 0.5 played no better than 1).
+DEFAULT_CREDIT: Final = 1.0
 
 
 class Node:
@@ -48,16 +63,28 @@ class Node:
         self.w = [0.0] * players
 
 
-def reward(state: GameState) -> list[float]:
-    """Per-player reward of a finished (or truncated) game: half the win share (R13 ties
-    shared), half a squashed score margin against the best other player."""
+def reward(state: GameState, credit: float = DEFAULT_CREDIT) -> list[float]:
+    """Per-player reward of a finished or truncated game: half the win share, half a squashed
+    margin against the best other player. A finished game is valued by its outcome (exact
+    optimal scores, R12; winners by R13, ties shared). A truncated one by each city's exact
+    optimal score as it stands plus ``credit`` VP per unused inhabitant or energy unit
+    (:data:`DEFAULT_CREDIT`); the best value wins there."""
     out = outcome(state)
-    totals = out.totals
-    share = 1.0 / len(out.winners)
+    values: tuple[float, ...]
+    if state.phase == OVER:
+        values, winners = out.totals, out.winners
+    else:
+        values = tuple(
+            s.total + credit * (s.placement.unused_inhabitants + s.placement.unused_energy)
+            for s in out.scores
+        )
+        top = max(values)
+        winners = tuple(p for p, v in enumerate(values) if v == top)
+    share = 1.0 / len(winners)
     res = []
-    for p, t in enumerate(totals):
-        best_other = max(v for i, v in enumerate(totals) if i != p)
-        win = share if p in out.winners else 0.0
+    for p, t in enumerate(values):
+        best_other = max(v for i, v in enumerate(values) if i != p)
+        win = share if p in winners else 0.0
         res.append(0.5 * win + 0.25 * (1.0 + math.tanh((t - best_other) / MARGIN_SCALE)))
     return res
 
@@ -70,9 +97,17 @@ def search(
     c: float = 0.7,
     pw_c: float = 2.0,
     pw_alpha: float = 0.5,
+    horizon: int | None = None,
+    credit: float = DEFAULT_CREDIT,
 ) -> dict[str, int]:
-    """Run one tree; returns visit counts of the root's children by move notation."""
+    """Run one tree; returns visit counts of the root's children by move notation.
+    ``horizon``: rollout actions before a leaf is evaluated (0: to the end of the game;
+    ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`."""
     rng = random.Random(seed)
+    if horizon is None:
+        horizon = DEFAULT_HORIZON[root_state.config.mode]
+    # A rollout ends at the horizon, or earlier at the end of the game.
+    rollout_steps = horizon if horizon > 0 else 1 << 30
     players = root_state.config.players
     root = Node(root_state.current_player, players)
     root_round = root_state.round
@@ -117,9 +152,13 @@ def search(
             apply_unchecked(s, best[0])
             node = best[1]
             path.append(node)
-        while s.phase != OVER:
+        steps = rollout_steps
+        while s.phase != OVER and steps > 0:
             apply_unchecked(s, rollout_move(s, rng))
-        r = reward(s)
+            steps -= 1
+        while s.phase == PLACE:  # a building in hand is built (or discarded) before evaluation
+            apply_unchecked(s, rollout_move(s, rng))
+        r = reward(s, credit)
         for nd in path:
             nd.n += 1
             w = nd.w
@@ -128,14 +167,16 @@ def search(
     return {str(m): ch.n for m, ch in root.children}
 
 
-def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, float]]) -> dict[str, int]:
+def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, Any]]) -> dict[str, int]:
     state, seed, iterations, deadline, params = args
     return search(state, seed, iterations, deadline, **params)
 
 
 class MCTSBot(Bot):
     """Determinised max^n MCTS. Give ``iterations`` (deterministic) or ``seconds`` per move
-    (or both: whichever ends first). ``workers`` > 1 runs root-parallel trees in processes."""
+    (or both: whichever ends first). ``workers`` > 1 runs root-parallel trees in processes.
+    ``horizon`` and ``credit``: the leaf evaluation (see :func:`search`; by default the
+    mode's :data:`DEFAULT_HORIZON`)."""
 
     def __init__(
         self,
@@ -147,13 +188,21 @@ class MCTSBot(Bot):
         pw_alpha: float = 0.5,
         name: str = "mcts",
         place_fraction: float = 0.35,
+        horizon: int | None = None,
+        credit: float = DEFAULT_CREDIT,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
         self.iterations = iterations
         self.seconds = seconds
         self.workers = max(1, workers)
-        self.params = {"c": c, "pw_c": pw_c, "pw_alpha": pw_alpha}
+        self.params: dict[str, Any] = {
+            "c": c,
+            "pw_c": pw_c,
+            "pw_alpha": pw_alpha,
+            "horizon": horizon,
+            "credit": credit,
+        }
         self.name = name
         self.place_fraction = place_fraction
         self._pool: ProcessPoolExecutor | None = None
