@@ -218,7 +218,8 @@ def test_classic_rollouts_play_to_the_end(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_expert_rollouts_stop_at_the_horizon(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Round 1, first action: 12 rollout actions (plus the tree's few) stay inside round 1 or 2.
+    # Round 1, first action: 6 rollout actions per player (plus the tree's few) stay inside
+    # round 1 or 2 (a round is up to 8 actions per player).
     leaves = _leaf_phases(monkeypatch, game(Mode.EXPERT, 2, seed=3))
     assert mcts.DEFAULT_HORIZON[Mode.EXPERT] > 0
     assert all(phase != OVER and rnd <= 2 for phase, rnd in leaves)

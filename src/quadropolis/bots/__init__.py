@@ -8,8 +8,8 @@ an observation with the seed hidden (:func:`observe`). Build one from a spec wit
 
 Options of ``mcts``, ``medium`` and ``hard``: ``iterations`` (per take; a build gets about a
 third), ``seconds``, ``workers`` (search processes), the exploration constant ``c``,
-progressive widening ``pw_c`` and ``pw_alpha``, ``horizon`` (rollout actions before the leaf
-is scored; 0 plays to the end; default by mode, see
+progressive widening ``pw_c`` and ``pw_alpha``, ``horizon`` (rollout actions per player before
+the leaf is scored; 0 plays to the end; default by mode, see
 :data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and ``credit`` (VP per unused resource at a
 truncated leaf)."""
 
@@ -20,16 +20,24 @@ from collections.abc import Callable
 from typing import Final
 
 from ..errors import ConfigError
+from ..tiles import Mode
 from .base import Bot, determinize, observe
 from .match import BotError, MatchResult, bot_rng, play_match
-from .mcts import DEFAULT_CREDIT, MCTSBot
+from .mcts import DEFAULT_CREDIT, DEFAULT_HORIZON, MCTSBot
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
+_LOOKAHEAD: Final = (
+    f"rollouts to the end (Classic) or {DEFAULT_HORIZON[Mode.EXPERT]} actions per player, "
+    "then exact scoring (Expert)"
+)
 #: What each difficulty level is (shown by ``--help`` and the README).
 LEVELS: Final[dict[str, str]] = {
     "easy": "greedy, but a random legal move 35% of the time (instant)",
-    "medium": "MCTS with 150 iterations per take (a third of that per build), one process",
-    "hard": "MCTS with 600 iterations per take (a third of that per build), root-parallel over 2 processes",
+    "medium": f"MCTS with 150 iterations per take (a third of that per build), one process; {_LOOKAHEAD}",
+    "hard": (
+        "MCTS with 600 iterations per take (a third of that per build), root-parallel over 2 processes; "
+        + _LOOKAHEAD
+    ),
 }
 
 BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)

@@ -13,11 +13,13 @@
   prior); a node with ``n`` visits may have ``ceil(pw_c * n ** pw_alpha)`` children.
 * **Rollouts** use :func:`~quadropolis.bots.policy.rollout_move`. In Classic they play to the
   end of the game and are scored exactly. In Expert they stop after a *horizon* of a few
-  actions and the leaf is evaluated with the exact scorer applied to every city as it stands
-  (:func:`reward`): Expert games are a third longer, the cheap rollout policy misplays
-  monuments, office towers and harbors, and a full random future buries the difference
-  between two moves under noise. Measured in the arena against ``greedy`` (2-player Expert,
-  600 iterations, 40 games): full rollouts 48% (100 games), horizon 6: 75%, 12: 77.5%, 24: 65%.
+  actions per player and the leaf is evaluated with the exact scorer applied to every city
+  as it stands (:func:`reward`): Expert games are a quarter longer, the cheap rollout policy
+  misplays monuments, office towers and harbors, and a whole random future buries the
+  difference between two moves under noise. Measured in the arena against ``greedy``
+  (600 iterations): 2-player, 40 games: full rollouts 48% (100 games), horizon 3 actions per
+  player 75%, 6 per player 77.5%, 12 per player 65%; 4-player against three ``greedy``, 24
+  games: 3 per player 37.5%, 6 per player 41.7%.
   The reward mixes the win share with the score margin.
 * **Root parallelism.** With ``workers > 1`` independent trees (distinct seeds drawn from the
   bot's RNG) run in separate processes and their root visit counts are summed. With an
@@ -42,10 +44,11 @@ from .base import Bot, determinize
 from .policy import ordered_moves, rollout_move
 
 MARGIN_SCALE: Final = 15.0
-#: Rollout actions (takes and builds of all players) after the tree before the leaf is
-#: evaluated, by mode when a bot does not set it; 0 plays to the end of the game. Classic
-#: keeps whole rollouts: they reached the strength targets (README, "Strength").
-DEFAULT_HORIZON: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 12}
+#: Rollout actions per player (takes and builds; a rollout is ``horizon * players`` actions)
+#: after the tree before the leaf is evaluated, by mode when a bot does not set it; 0 plays
+#: to the end of the game. Classic keeps whole rollouts: they reached the strength targets
+#: (README, "Strength").
+DEFAULT_HORIZON: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 6}
 #: VP credited at a truncated leaf for each inhabitant or energy unit held but unused: the
 #: final scoring counts it -1, yet mid-game it can still activate a building to come, so
 #: the credit cancels the penalty (measured: 0.5 played no better than 1).
@@ -101,13 +104,13 @@ def search(
     credit: float = DEFAULT_CREDIT,
 ) -> dict[str, int]:
     """Run one tree; returns visit counts of the root's children by move notation.
-    ``horizon``: rollout actions before a leaf is evaluated (0: to the end of the game;
-    ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`."""
+    ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
+    game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`."""
     rng = random.Random(seed)
     if horizon is None:
         horizon = DEFAULT_HORIZON[root_state.config.mode]
     # A rollout ends at the horizon, or earlier at the end of the game.
-    rollout_steps = horizon if horizon > 0 else 1 << 30
+    rollout_steps = horizon * root_state.config.players if horizon > 0 else 1 << 30
     players = root_state.config.players
     root = Node(root_state.current_player, players)
     root_round = root_state.round
