@@ -19,7 +19,7 @@ from .playout import random_playout
 from .rules import apply_unchecked, legal_moves, new_game
 from .scoring import score_city
 from .state import TAKE, GameState
-from .tiles import Mode
+from .tiles import ROUNDS, Mode
 
 PLAYOUT_CASES = ((Mode.CLASSIC, 2), (Mode.CLASSIC, 4), (Mode.EXPERT, 2), (Mode.EXPERT, 4))
 
@@ -121,7 +121,7 @@ def level_move_times(level: str, positions: int, mode: Mode = Mode.CLASSIC, play
     bot = make_bot(level)
     times = []
     try:
-        actions = 8 * players * (4 if mode is Mode.CLASSIC else 5)  # about a whole game
+        actions = 8 * players * ROUNDS[mode]  # a take and a build per turn, 4 turns a round
         for i in range(positions):
             state = _position(mode, players, (i * 7) % (actions - 4), seed=i)
             while state.phase != TAKE:

@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..tiles import Mode
 from .base import Bot, determinize, observe
 from .match import BotError, MatchResult, bot_rng, play_match
-from .mcts import DEFAULT_CREDIT, DEFAULT_HORIZON, MCTSBot
+from .mcts import DEFAULT_HORIZON, MCTSBot
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
 _LOOKAHEAD: Final = (
@@ -92,16 +92,18 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
         if iterations is None and seconds is None:
             iterations = defaults[0]
         n_workers = workers if workers is not None else int(w) if w is not None else defaults[1]
-        tuning = {k: _number(spec, opts, k, float) for k in ("c", "pw_c", "pw_alpha") if k in opts}
+        tuning: dict[str, float | None] = {
+            k: _number(spec, opts, k, float, zero_ok=k == "credit")
+            for k in ("c", "pw_c", "pw_alpha", "credit")
+            if k in opts
+        }
         horizon = _number(spec, opts, "horizon", int, zero_ok=True)
-        credit = _number(spec, opts, "credit", float, zero_ok=True)
         bot = MCTSBot(
             iterations=None if iterations is None else int(iterations),
             seconds=seconds,
             workers=n_workers,
             name=spec.strip() if rest else name,
             horizon=None if horizon is None else int(horizon),
-            credit=DEFAULT_CREDIT if credit is None else credit,
             **{k: v for k, v in tuning.items() if v is not None},
         )
     else:

@@ -110,9 +110,9 @@ def search(
     rng = random.Random(seed)
     if horizon is None:
         horizon = DEFAULT_HORIZON[root_state.config.mode]
-    # A rollout ends at the horizon, or earlier at the end of the game.
-    rollout_steps = horizon * root_state.config.players if horizon > 0 else 1 << 30
     players = root_state.config.players
+    # A rollout ends at the horizon, or earlier at the end of the game.
+    rollout_steps = horizon * players if horizon > 0 else 1 << 30
     root = Node(root_state.current_player, players)
     root_round = root_state.round
     done = 0
