@@ -31,8 +31,14 @@ OFFICE = [  # OFFICE[group size 1..5+][floors 1..5]
     [None, 4, 9, 15, 22, 30],
 ]
 MONUMENT = {
-    BT.FACTORY: -5, BT.HARBOR: -5, BT.TOWER_BLOCK: 0, BT.OFFICE_TOWER: 0, BT.MONUMENT: 0,
-    BT.PUBLIC_SERVICE: 2, BT.SHOP: 3, BT.PARK: 5,
+    BT.FACTORY: -5,
+    BT.HARBOR: -5,
+    BT.TOWER_BLOCK: 0,
+    BT.OFFICE_TOWER: 0,
+    BT.MONUMENT: 0,
+    BT.PUBLIC_SERVICE: 2,
+    BT.SHOP: 3,
+    BT.PARK: 5,
 }
 EXPERT_DISTRICTS = ("11422", "11422", "55433", "55433")  # RULES.md §5
 
@@ -66,8 +72,8 @@ def structural(city: City, active: set[int]) -> dict[str, int]:
         if b is not None and (b.type in (BT.PARK, BT.MONUMENT) or i in active):
             grid[divmod(i, cols)] = b
     out = dict.fromkeys(
-        ("tower_block", "shop", "public_service", "park", "factory", "harbor",
-         "office_tower", "monument"), 0)
+        ("tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"), 0
+    )
     expert = city.mode is Mode.EXPERT
     districts = set()
     for (r, c), b in grid.items():
@@ -90,6 +96,7 @@ def structural(city: City, active: set[int]) -> dict[str, int]:
         elif t is BT.MONUMENT:
             out["monument"] += sum(MONUMENT[x] for x in ntypes)
     out["public_service"] += DISTRICTS[len(districts)]
+
     # harbors: longest horizontal run anywhere + longest vertical run anywhere (R14)
     def is_h(r: int, c: int) -> bool:
         b = grid.get((r, c))
@@ -156,13 +163,13 @@ def score_placement(
     placed = used_i + sum(customers.values())
     assert placed <= city.inhabitants and used_e <= city.energy
     absorbers = sum(
-        1 for b in city.buildings
-        if b is not None and b.type is BT.PARK and (all_parks_absorb or b.tree)
+        1 for b in city.buildings if b is not None and b.type is BT.PARK and (all_parks_absorb or b.tree)
     )
     br["unused_inhabitants"] = -(city.inhabitants - placed)
     br["pollution"] = -max(0, city.energy - used_e - absorbers)
     present = sum(
-        1 for i, b in enumerate(city.buildings)
+        1
+        for i, b in enumerate(city.buildings)
         if b is not None and (i in active or b.type in (BT.PARK, BT.MONUMENT))
     )
     return sum(br.values()), br, placed, len(city.buildings) - present
@@ -173,12 +180,10 @@ def brute_force(city: City, *, all_parks_absorb: bool = False) -> tuple[int, int
     as (total, placed, -empty) (R12/R13)."""
     cap = 5 if city.mode is Mode.EXPERT else 4
     candidates = [
-        i for i, b in enumerate(city.buildings)
-        if b is not None and b.type not in (BT.PARK, BT.MONUMENT)
+        i for i, b in enumerate(city.buildings) if b is not None and b.type not in (BT.PARK, BT.MONUMENT)
     ]
     absorbers = sum(
-        1 for b in city.buildings
-        if b is not None and b.type is BT.PARK and (all_parks_absorb or b.tree)
+        1 for b in city.buildings if b is not None and b.type is BT.PARK and (all_parks_absorb or b.tree)
     )
     fixed = sum(1 for b in city.buildings if b is not None and b.type in (BT.PARK, BT.MONUMENT))
     best: tuple[int, int, int] | None = None

@@ -23,8 +23,8 @@ from quadropolis.arena import (
     lineup,
     run_tournament,
 )
-from quadropolis.arena_report import ProgressBar, format_duration
-from quadropolis.arena_stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
+from quadropolis.arena.report import ProgressBar, format_duration
+from quadropolis.arena.stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
 from quadropolis.cli import main
 from quadropolis.errors import ConfigError
 from quadropolis.scoring import CATEGORIES

@@ -22,13 +22,13 @@ from quadropolis import GameConfig, Mode, Move, apply, legal_moves, new_game, ou
 from quadropolis.cli import main
 from quadropolis.errors import ConfigError, IllegalMoveError, RecordError
 from quadropolis.moves import Build, Discard, Take
-from quadropolis.play import TerminalUI
-from quadropolis.play_screen import choices, numbered
-from quadropolis.play_session import PlaySession, Seat, UndoError, make_seats
 from quadropolis.record import GameRecord, replay
 from quadropolis.render import render_site
 from quadropolis.rules import describe_move
 from quadropolis.state import PLACE, TAKE
+from quadropolis.terminal import TerminalUI
+from quadropolis.terminal.screen import choices, numbered
+from quadropolis.terminal.session import PlaySession, Seat, UndoError, make_seats
 
 BIN = Path(sys.executable).parent / "quadropolis"
 TIMEOUT = 30

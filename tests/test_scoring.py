@@ -74,11 +74,13 @@ def check_consistent(c: City, res: CityScore, all_parks_absorb: bool = False) ->
         b = c.buildings[s]
         assert s in active and b is not None and b.type is BT.SHOP and 1 <= n <= cap
     needs_i = sum(
-        1 for s in active
+        1
+        for s in active
         if c.buildings[s].type in (BT.PUBLIC_SERVICE, BT.FACTORY, BT.HARBOR, BT.OFFICE_TOWER)  # type: ignore[union-attr]
     )
     needs_e = sum(
-        1 for s in active
+        1
+        for s in active
         if c.buildings[s].type in (BT.TOWER_BLOCK, BT.SHOP, BT.OFFICE_TOWER)  # type: ignore[union-attr]
     )
     n_cust = sum(n for _, n in p.customers)
@@ -89,7 +91,8 @@ def check_consistent(c: City, res: CityScore, all_parks_absorb: bool = False) ->
     movable = {s for s in built if c.buildings[s].type not in (BT.PARK, BT.MONUMENT)}  # type: ignore[union-attr]
     assert set(p.removed) == movable - active
     absorbers = [
-        s for s in built
+        s
+        for s in built
         if c.buildings[s].type is BT.PARK and (all_parks_absorb or c.buildings[s].tree)  # type: ignore[union-attr]
     ]
     assert set(p.absorbing_parks) <= set(absorbers)
@@ -296,9 +299,7 @@ def test_r15_removed_office_tower_splits_group() -> None:
 # Each category's table.
 
 
-@pytest.mark.parametrize(
-    ("mode", "floors", "vp"), [(C, 1, 1), (C, 2, 3), (C, 3, 6), (C, 4, 10), (X, 5, 15)]
-)
+@pytest.mark.parametrize(("mode", "floors", "vp"), [(C, 1, 1), (C, 2, 3), (C, 3, 6), (C, 4, 10), (X, 5, 15)])
 def test_tower_block_table(mode: Mode, floors: int, vp: int) -> None:
     res = score_city(city(mode, {"r2c2": T(floors)}, energy=1))
     assert res.breakdown["tower_block"] == vp and res.total == vp
@@ -306,8 +307,17 @@ def test_tower_block_table(mode: Mode, floors: int, vp: int) -> None:
 
 @pytest.mark.parametrize(
     ("mode", "inhabitants", "shop", "unused"),
-    [(C, 0, 0, 0), (C, 1, 1, 0), (C, 2, 2, 0), (C, 3, 4, 0), (C, 4, 7, 0), (C, 6, 7, 2),
-     (X, 4, 7, 0), (X, 5, 11, 0), (X, 6, 11, 1)],
+    [
+        (C, 0, 0, 0),
+        (C, 1, 1, 0),
+        (C, 2, 2, 0),
+        (C, 3, 4, 0),
+        (C, 4, 7, 0),
+        (C, 6, 7, 2),
+        (X, 4, 7, 0),
+        (X, 5, 11, 0),
+        (X, 6, 11, 1),
+    ],
 )
 def test_shop_table_and_customer_cap(mode: Mode, inhabitants: int, shop: int, unused: int) -> None:
     res = score_city(city(mode, {"r1c1": S}, inhabitants=inhabitants, energy=1))
@@ -440,8 +450,11 @@ def small_cities(draw: st.DrawFn) -> tuple[City, bool]:
             movable += 1
         limit = geo.max_floors.get(t, 1)
         floors = draw(st.integers(1, limit))
-        vp = draw(st.integers(0, 2 if t is BT.PUBLIC_SERVICE else 3)) if t in (
-            BT.PUBLIC_SERVICE, BT.HARBOR) else 0
+        vp = (
+            draw(st.integers(0, 2 if t is BT.PUBLIC_SERVICE else 3))
+            if t in (BT.PUBLIC_SERVICE, BT.HARBOR)
+            else 0
+        )
         tree = t is BT.PARK and draw(st.booleans())
         cells[s] = Building(t, floors, vp, tree)
     inhabitants = draw(st.integers(0, 16))
@@ -454,9 +467,7 @@ def small_cities(draw: st.DrawFn) -> tuple[City, bool]:
 def test_matches_brute_force(case: tuple[City, bool]) -> None:
     c, apa = case
     res = score_city(c, all_parks_absorb=apa)
-    assert (res.total, res.inhabitants_placed, res.empty_squares) == brute_force(
-        c, all_parks_absorb=apa
-    )
+    assert (res.total, res.inhabitants_placed, res.empty_squares) == brute_force(c, all_parks_absorb=apa)
     check_consistent(c, res, apa)
 
 
@@ -476,16 +487,11 @@ def test_generated_cities_match_brute_force(seed: int, mode: Mode, apa: bool) ->
     # denser, citygen-shaped neighbourhoods: up to 11 buildings needing resources
     rng = random.Random(seed)
     c = random_city(rng, mode, filled=rng.randint(6, 14))
-    movable = [
-        s for s, b in enumerate(c.buildings)
-        if b is not None and b.type not in (BT.PARK, BT.MONUMENT)
-    ]
+    movable = [s for s, b in enumerate(c.buildings) if b is not None and b.type not in (BT.PARK, BT.MONUMENT)]
     cells = list(c.buildings)
     for s in movable[11:]:
         cells[s] = None
     c = City(mode, tuple(cells), rng.randint(0, 14), rng.randint(0, 11))
     res = score_city(c, all_parks_absorb=apa)
-    assert (res.total, res.inhabitants_placed, res.empty_squares) == brute_force(
-        c, all_parks_absorb=apa
-    )
+    assert (res.total, res.inhabitants_placed, res.empty_squares) == brute_force(c, all_parks_absorb=apa)
     check_consistent(c, res, apa)

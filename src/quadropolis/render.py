@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .buildings import TYPE_LETTER, BuildingType
 from .city import GEOMETRY, Building, City
+from .phases import OVER, PLACE
 from .scoring import CATEGORIES, CityScore
 from .site import BLOCKED_SLOTS, SLOT_INDEX
-from .state import OVER, PLACE, GameState
 from .tiles import TILES
+
+if TYPE_CHECKING:  # render draws states but the state module imports render (str(state))
+    from .state import GameState
 
 _CELL = 5
 

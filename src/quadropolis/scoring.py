@@ -226,9 +226,7 @@ def _prefix(values: list[int]) -> list[int]:
     return out
 
 
-def _maxplus(
-    a: list[int], b: list[int]
-) -> tuple[list[int], list[int]]:
+def _maxplus(a: list[int], b: list[int]) -> tuple[list[int], list[int]]:
     """Max-plus convolution of two best-by-count tables, with the count taken from ``a``."""
     n = len(a) + len(b) - 1
     out = [_NEG] * n
@@ -298,9 +296,7 @@ def score_city(city: City, *, all_parks_absorb: bool = False) -> CityScore:
         elif t in (_T, _S) and energy_plenty:
             # Exchange argument: an idle energy unit on a tower block / shop never loses.
             state[s] = 1
-        elif inh_plenty and (
-            t is _PS or (t in (_F, _H) and madj[s] == 0) or (t is _O and energy_plenty)
-        ):
+        elif inh_plenty and (t is _PS or (t in (_F, _H) and madj[s] == 0) or (t is _O and energy_plenty)):
             # An idle inhabitant always exists while one of these is off (R12).
             state[s] = 1
 
@@ -578,8 +574,19 @@ def score_city(city: City, *, all_parks_absorb: bool = False) -> CityScore:
                     if v > best_key:
                         best_key = v
                         best = (
-                            fm, ko, ks, j, tc, bkey[1], l_av, s_order, ic_order,
-                            to_arg[j * width + ko], g_arg, g1_arg, h_arg,
+                            fm,
+                            ko,
+                            ks,
+                            j,
+                            tc,
+                            bkey[1],
+                            l_av,
+                            s_order,
+                            ic_order,
+                            to_arg[j * width + ko],
+                            g_arg,
+                            g1_arg,
+                            h_arg,
                         )
 
     # ---- reconstruct the placement ------------------------------------------------------
@@ -677,8 +684,7 @@ def _finish(city: City, active: list[bool], all_parks_absorb: bool, cap: int) ->
         free -= c
     unused_e = city.energy - used_e
     absorbing = [
-        s for s, b in enumerate(bs)
-        if b is not None and b.type is _PK and (all_parks_absorb or b.tree)
+        s for s, b in enumerate(bs) if b is not None and b.type is _PK and (all_parks_absorb or b.tree)
     ]
     placement = Placement(
         activated=tuple(acts),

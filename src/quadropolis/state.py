@@ -13,17 +13,12 @@ from .buildings import BuildingType
 from .city import GEOMETRY, Building, City, Geometry
 from .config import GameConfig
 from .errors import InvalidStateError, QuadropolisError
+from .phases import OVER, PHASE_NAMES, PLACE, TAKE
 from .site import DESIGNATED, SLOT_INDEX, SLOT_NAMES, SQUARES, square_name
 from .tiles import ROUNDS, TILES, Mode, Tile, round_tiles
 
 TURNS_PER_ROUND: Final = 4
 
-# Phases of an action.
-TAKE: Final = 0  # the current player must put an architect in a slot
-PLACE: Final = 1  # the current player took a building and must build or discard it
-OVER: Final = 2  # the game has ended
-
-PHASE_NAMES: Final = ("take", "place", "over")
 
 #: The building each tile becomes when built as a first floor.
 TILE_BUILDING: Final[tuple[Building, ...]] = tuple(

@@ -28,7 +28,6 @@ class Mode(StrEnum):
     EXPERT = "expert"
 
 
-
 #: Number of rounds per mode.
 ROUNDS: Final = {Mode.CLASSIC: 4, Mode.EXPERT: 5}
 

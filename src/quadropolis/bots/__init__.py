@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..tiles import Mode
 from .base import Bot, determinize, observe
 from .match import BotError, MatchResult, bot_rng, play_match
-from .mcts import DEFAULT_HORIZON, MCTSBot
+from .mcts import DEFAULT_HORIZON, MCTSBot, search
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
 _LOOKAHEAD: Final = (
@@ -128,4 +128,5 @@ __all__ = [
     "make_bot",
     "observe",
     "play_match",
+    "search",
 ]

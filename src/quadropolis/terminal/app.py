@@ -1,7 +1,7 @@
 """``quadropolis play``: a whole game in the terminal, humans (hotseat) against bots.
 
-The game itself is a :class:`~quadropolis.play_session.PlaySession` (no I/O); the screen is
-drawn by :mod:`quadropolis.play_screen`; this module reads the players' entries, asks the
+The game itself is a :class:`~quadropolis.terminal.session.PlaySession` (no I/O); the screen is
+drawn by :mod:`quadropolis.terminal.screen`; this module reads the players' entries, asks the
 bots, saves and loads records, and registers the command."""
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Final, TextIO, TypeVar
 
-from .bots import LEVELS, Bot, make_bot
-from .cli_options import add_variant_options
-from .config import GameConfig
-from .errors import NotationError, QuadropolisError, RecordError
-from .moves import Move
-from .play_screen import (
+from ..bots import LEVELS, Bot, make_bot
+from ..cli.options import add_variant_options
+from ..config import GameConfig
+from ..errors import NotationError, QuadropolisError, RecordError
+from ..moves import Move
+from ..record import GameRecord
+from ..state import PLACE
+from ..tiles import Mode
+from .screen import (
     ChoiceGroup,
     choices,
     describe_choice,
@@ -33,10 +36,7 @@ from .play_screen import (
     render_final,
     render_screen,
 )
-from .play_session import PlaySession, UndoError, make_seats
-from .record import GameRecord
-from .state import PLACE
-from .tiles import Mode
+from .session import PlaySession, UndoError, make_seats
 
 CLEAR: Final = "\x1b[H\x1b[2J"
 DEFAULT_HINT: Final = "hard"

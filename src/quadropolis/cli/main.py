@@ -13,19 +13,19 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
-from .arena_cli import add_arena_command
-from .city import GEOMETRY, City
-from .cli_options import add_variant_options
-from .config import GameConfig
-from .errors import QuadropolisError
-from .moves import Move
-from .outcome import outcome
-from .play import add_play_command
-from .playout import random_playout
-from .record import GameRecord, replay
-from .render import render_city, render_placement, render_score_sheet, render_state
-from .scoring import score_city
-from .tiles import Mode
+from ..arena import add_arena_command
+from ..city import GEOMETRY, City
+from ..config import GameConfig
+from ..errors import QuadropolisError
+from ..moves import Move
+from ..outcome import outcome
+from ..playout import random_playout
+from ..record import GameRecord, replay
+from ..render import render_city, render_placement, render_score_sheet, render_state
+from ..scoring import score_city
+from ..terminal import add_play_command
+from ..tiles import Mode
+from .options import add_variant_options
 
 
 class CliError(Exception):
@@ -185,9 +185,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from .bench import SECTIONS, run_benchmarks
+    from ..bench import SECTIONS, run_benchmarks
 
-    sections = tuple(args.sections) or SECTIONS
+    sections = tuple(args.sections) or tuple(SECTIONS)
     for name in sections:
         if name not in SECTIONS:
             raise CliError(f"unknown benchmark section {name!r} (choose from {', '.join(SECTIONS)})")
@@ -293,7 +293,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

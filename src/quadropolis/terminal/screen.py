@@ -1,22 +1,22 @@
 """What ``quadropolis play`` draws: the screen of a decision (construction site, every city,
 recent actions, numbered choices) and the end of the game. Pure functions of a
-:class:`~quadropolis.play_session.PlaySession`; plain text, readable without colours."""
+:class:`~quadropolis.terminal.session.PlaySession`; plain text, readable without colours."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .buildings import BuildingType
-from .city import GEOMETRY
-from .moves import Build, Move, Take
-from .outcome import Outcome, projected_score
-from .play_session import PlaySession
-from .render import building_label, render_city, render_placement, render_score_sheet, render_site
-from .rules import apply_unchecked
-from .site import DESIGNATED, square_name
-from .state import PLACE, GameState
-from .tiles import TILES, Mode
+from ..buildings import BuildingType
+from ..city import GEOMETRY
+from ..moves import Build, Move, Take
+from ..outcome import Outcome, projected_score
+from ..render import building_label, render_city, render_placement, render_score_sheet, render_site
+from ..rules import apply_unchecked
+from ..site import DESIGNATED, square_name
+from ..state import PLACE, GameState
+from ..tiles import TILES, Mode
+from .session import PlaySession
 
 _TYPE_WORDS = {
     BuildingType.TOWER_BLOCK: "tower block",
@@ -70,7 +70,7 @@ def choices(state: GameState) -> list[ChoiceGroup]:
     """The legal moves as numbered choices. Takes are grouped by the site square they
     designate (buildings first, in site order, then the squares that give nothing); builds
     show the projected score after building; discard comes last."""
-    from .rules import legal_moves
+    from ..rules import legal_moves
 
     moves = legal_moves(state)
     player = state.current_player

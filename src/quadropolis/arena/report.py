@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from .arena import CSV_FIELDS, PLOT_HINT, ArenaError, TournamentResult, _import_optional
-from .arena_stats import RATING_ANCHOR
-from .scoring import CATEGORIES
-from .tiles import Mode
+from ..scoring import CATEGORIES
+from ..tiles import Mode
+from .stats import RATING_ANCHOR
+from .tournament import CSV_FIELDS, PLOT_HINT, ArenaError, TournamentResult, _import_optional
 
 # --------------------------------------------------------------------------- output
 

@@ -8,8 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .arena import BACKENDS, PLOT_HINT, RAY_HINT, ArenaError, _import_optional, run_tournament
-from .arena_report import (
+from ..bots import BOT_NAMES, LEVELS, make_bot
+from ..cli.options import add_variant_options
+from ..config import GameConfig
+from ..tiles import Mode
+from .report import (
     PLOT_FORMATS,
     ProgressBar,
     _check_writable,
@@ -19,10 +22,7 @@ from .arena_report import (
     plot_scores,
     write_results,
 )
-from .bots import BOT_NAMES, LEVELS, make_bot
-from .cli_options import add_variant_options
-from .config import GameConfig
-from .tiles import Mode
+from .tournament import BACKENDS, PLOT_HINT, RAY_HINT, ArenaError, _import_optional, run_tournament
 
 # --------------------------------------------------------------------------- command line
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .site import URBANIST_BLOCKS
+from ..site import URBANIST_BLOCKS
 
 
 def add_variant_options(p: argparse.ArgumentParser, *, urbanist: bool = True, defaults: bool = True) -> None:

@@ -1,6 +1,6 @@
 """The state of a game played in the terminal, with no I/O: who sits where (humans and
 bots), the moves played with the state before each (for ``undo``), bot and hint moves, and
-the game record. :mod:`quadropolis.play` draws it and reads the players' entries."""
+the game record. :mod:`quadropolis.terminal.app` draws it and reads the players' entries."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .bots import Bot, BotError, bot_rng, make_bot, observe
-from .config import GameConfig
-from .errors import ConfigError, QuadropolisError
-from .moves import Move, Take
-from .outcome import Outcome, outcome
-from .record import GameRecord, replay
-from .rules import apply, describe_move, explain_illegal, legal_moves, new_game
-from .state import GameState
+from ..bots import Bot, BotError, bot_rng, make_bot, observe
+from ..config import GameConfig
+from ..errors import ConfigError, QuadropolisError
+from ..moves import Move, Take
+from ..outcome import Outcome, outcome
+from ..record import GameRecord, replay
+from ..rules import apply, describe_move, explain_illegal, legal_moves, new_game
+from ..state import GameState
 
 #: How a human seat is named in a game record's ``seats`` (``"human:Alice"``).
 HUMAN_PREFIX: Final = "human:"

@@ -1,9 +1,9 @@
 """The arena: tournaments between bots, played in parallel, with statistics.
 
 Library API: :func:`run_tournament` plays the games and returns a :class:`TournamentResult`
-(every game's result plus per-entrant statistics, as data); :mod:`quadropolis.arena_report`
+(every game's result plus per-entrant statistics, as data); :mod:`quadropolis.arena.report`
 saves it as JSON or CSV, plots score distributions and formats the table, and
-:mod:`quadropolis.arena_cli` is the ``quadropolis arena`` command.
+:mod:`quadropolis.arena.command` is the ``quadropolis arena`` command.
 
 **Entrants and seats.** Entrants are the bot specs in the order given (``specs[i]`` is
 entrant ``i``). Game ``g`` (0-based) uses seed ``seed + g`` and seats entrant ``i`` in seat
@@ -18,7 +18,7 @@ of ``jobs`` processes (in-process when ``jobs == 1``); ``"ray"`` runs each game 
 on a local Ray started with ``num_cpus=jobs`` or on an existing cluster (``ray_address``);
 Ray is the optional extra ``quadropolis[ray]``.
 
-The statistics (Wilson intervals, the Bradley-Terry rating) are in :mod:`quadropolis.arena_stats`."""
+The statistics (Wilson intervals, the Bradley-Terry rating) are in :mod:`quadropolis.arena.stats`."""
 
 from __future__ import annotations
 
@@ -34,12 +34,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .arena_stats import RATING_ANCHOR, bradley_terry, mean_sd, pairwise_results, wilson_interval
-from .bots import make_bot, play_match
-from .config import GameConfig
-from .errors import QuadropolisError
-from .record import GameRecord
-from .scoring import CATEGORIES
+from ..bots import make_bot, play_match
+from ..config import GameConfig
+from ..errors import QuadropolisError
+from ..record import GameRecord
+from ..scoring import CATEGORIES
+from .stats import RATING_ANCHOR, bradley_terry, mean_sd, pairwise_results, wilson_interval
 
 __all__ = [
     "BACKENDS",

@@ -1,0 +1,40 @@
+"""The arena: tournaments between bots, played in parallel, with statistics and reports.
+
+Holds :mod:`.tournament` (running the games on the local or Ray backend, results as data),
+:mod:`.stats` (Wilson intervals, pairwise results, Bradley-Terry ratings), :mod:`.report`
+(JSON/CSV output, plots, progress bar, tables) and :mod:`.command` (``quadropolis arena``).
+May import the standard library, the rules core, the public API of :mod:`quadropolis.bots`
+and the shared option helpers :mod:`quadropolis.cli.options`; optional: Ray, matplotlib."""
+
+from __future__ import annotations
+
+from .command import add_arena_command
+from .stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
+from .tournament import (
+    BACKENDS,
+    ArenaError,
+    EntrantStats,
+    GameResult,
+    TournamentResult,
+    entrant_labels,
+    lineup,
+    play_game,
+    run_tournament,
+)
+
+__all__ = [
+    "BACKENDS",
+    "ArenaError",
+    "EntrantStats",
+    "GameResult",
+    "TournamentResult",
+    "add_arena_command",
+    "bradley_terry",
+    "entrant_labels",
+    "lineup",
+    "mean_sd",
+    "pairwise_results",
+    "play_game",
+    "run_tournament",
+    "wilson_interval",
+]
