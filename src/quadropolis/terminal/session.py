@@ -17,6 +17,7 @@ from ..outcome import Outcome, outcome
 from ..record import GameRecord, replay
 from ..rules import apply, describe_move, explain_illegal, legal_moves, new_game
 from ..state import GameState
+from ..undo import check_undo, last_action_start
 
 #: How a human seat is named in a game record's ``seats`` (``"human:Alice"``).
 HUMAN_PREFIX: Final = "human:"
@@ -254,22 +255,27 @@ class PlaySession:
         return Action(group[0].seat, tuple(group), new_round)
 
     def undo_refusal(self, seat: int | None = None) -> str | None:
-        """Why ``seat`` (default: the current one) may not undo now, or ``None`` if it may."""
+        """Why ``seat`` (default: the current one) may not undo now, or ``None`` if it may
+        (the rule of :mod:`quadropolis.undo`)."""
         if seat is None:
             seat = self.current_seat
         name = self.seats[seat].name
         if self.is_over:
             return "the game is over"
-        start = self._last_action_start(seat)
-        if start is None:
+        check = check_undo(self.history(), seat)
+        if check.start is None:
             return f"{name} has not acted yet: nothing to undo"
-        for step in self.steps[start:]:
-            if step.seat != seat:
-                return (
-                    f"{self.seats[step.seat].name} has acted since {name}'s last action "
-                    f"({step.move}): only an action no one else has answered can be undone"
-                )
+        if check.answered_by is not None:
+            _, other, move = check.answered_by
+            return (
+                f"{self.seats[other].name} has acted since {name}'s last action "
+                f"({move}): only an action no one else has answered can be undone"
+            )
         return None
+
+    def history(self) -> list[tuple[int, Move]]:
+        """The moves played, each with the seat that played it."""
+        return [(s.seat, s.move) for s in self.steps]
 
     def undo(self, seat: int | None = None) -> list[Step]:
         """Take back ``seat``'s last action (its take and, if made, its build or discard),
@@ -280,19 +286,12 @@ class PlaySession:
         reason = self.undo_refusal(seat)
         if reason is not None:
             raise UndoError(reason)
-        start = self._last_action_start(seat)
+        start = last_action_start(self.history(), seat)
         assert start is not None
         removed = self.steps[start:]
         del self.steps[start:]
         self.state = removed[0].before
         return removed
-
-    def _last_action_start(self, seat: int) -> int | None:
-        for i in range(len(self.steps) - 1, -1, -1):
-            step = self.steps[i]
-            if step.seat == seat and isinstance(step.move, Take):
-                return i
-        return None
 
     # --- results ------------------------------------------------------------------------
 
