@@ -215,19 +215,26 @@ def test_more_impossible_states_are_rejected() -> None:
             GameState.from_json(bad)
 
 
-def test_hand_built_out_of_range_moves_are_illegal_not_crashes() -> None:
-    from quadropolis import IllegalMoveError, explain_illegal
+def test_hand_built_out_of_range_moves_are_refused_when_made() -> None:
+    """Moves check their values when built (no move without a notation exists); a Build
+    that exists but lies outside a Classic city is illegal there, with the reason."""
+    from quadropolis import IllegalMoveError, NotationError, explain_illegal
 
-    s = game()
-    assert "no such slot" in (explain_illegal(s, Take(1, 20)) or "")
-    assert "no such slot" in (explain_illegal(s, Take(1, -1)) or "")
-    assert "numbered 1-4" in (explain_illegal(s, Take(0, 0)) or "")
+    makers = (
+        lambda: Take(1, 20),
+        lambda: Take(1, -1),
+        lambda: Take(0, 0),
+        lambda: Build(1, 0),
+        lambda: Build(0, 1),
+        lambda: Build(5, 1),
+    )
+    for make in makers:
+        with pytest.raises(NotationError):
+            make()
     p = _place_state()
-    for bad in (Build(1, 0), Build(0, 1), Build(5, 1), Build(1, 5)):
-        reason = explain_illegal(p, bad)
-        assert reason is not None and "rows and" in reason
-        with pytest.raises(IllegalMoveError):
-            apply(p, bad)
+    assert "rows and" in (explain_illegal(p, Build(1, 5)) or "")
+    with pytest.raises(IllegalMoveError):
+        apply(p, Build(1, 5))
 
 
 @pytest.mark.parametrize(

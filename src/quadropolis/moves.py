@@ -8,15 +8,18 @@ A player's action is one or two moves:
   player's city, possibly on top of a stack, R8/R16) or :class:`Discard` ``discard`` (R9).
 
 ``Move.parse(str(m)) == m`` for every move; parsing is case-insensitive and ignores a leading
-``#`` and surrounding white space."""
+``#`` and surrounding white space. Hand-built moves are checked when they are made
+(``Take(architect 1-5, slot 0-19)``, ``Build(row 1-4, column 1-5)``, integers, never
+booleans): a move that has no notation cannot exist. Whether it is legal in a given state
+(Classic has architects #1-#4 and four columns) is for :func:`quadropolis.rules.apply`."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, cast
 
-from .errors import NotationError
+from .errors import NotationError, quote
 from .site import SLOT_INDEX, SLOT_NAMES
 
 
@@ -31,7 +34,7 @@ class Move:
 
         Raises :class:`NotationError` naming what is wrong."""
         if not isinstance(text, str):
-            raise NotationError(f"a move must be text, got {type(text).__name__}")
+            raise NotationError(f"a move must be text, got {quote(text)}")
         t = text.strip().lower()
         if t == "discard":
             return DISCARD
@@ -39,25 +42,32 @@ class Move:
         if m:
             arch = int(m.group(1))
             if not 1 <= arch <= 5:
-                raise NotationError(f"{text!r}: architects are numbered 1-5")
+                raise NotationError(f"{quote(text)}: architects are numbered 1-5")
             slot = m.group(2).upper() + m.group(3)
             if slot not in SLOT_INDEX:
-                raise NotationError(f"{text!r}: no slot {slot} (slots are T1-T5, B1-B5, L1-L5, R1-R5)")
+                raise NotationError(f"{quote(text)}: no slot {slot} (slots are T1-T5, B1-B5, L1-L5, R1-R5)")
             return TAKES[SLOT_INDEX[slot]][arch]
         m = _BUILD_RE.fullmatch(t)
         if m:
             row, col = int(m.group(1)), int(m.group(2))
             if not (1 <= row <= 4 and 1 <= col <= 5):
-                raise NotationError(f"{text!r}: city squares are r1c1 to r4c5")
+                raise NotationError(f"{quote(text)}: city squares are r1c1 to r4c5")
             return BUILDS[row][col]
         raise NotationError(
-            f"{text!r} is not a move: expected a take like '3L4' (architect, slot), "
+            f"{quote(text)} is not a move: expected a take like '3L4' (architect, slot), "
             "a build like 'r2c3' (row, column) or 'discard'"
         )
 
 
-_TAKE_RE: Final = re.compile(r"#?(\d)\s*([tblr])(\d)")
-_BUILD_RE: Final = re.compile(r"r(\d)\s*c(\d)")
+# ASCII digits only: "３L4" (a full-width 3) is not the notation of 3L4.
+_TAKE_RE: Final = re.compile(r"#?(\d)\s*([tblr])(\d)", re.ASCII)
+_BUILD_RE: Final = re.compile(r"r(\d)\s*c(\d)", re.ASCII)
+
+
+def _check(what: str, name: str, value: object, lo: int, hi: int, hint: str = "") -> None:
+    # Exactly int: a bool (or any int subclass with its own str) would print another move.
+    if type(value) is not int or not lo <= value <= hi:
+        raise NotationError(f"{what}: {name} must be an integer from {lo} to {hi}{hint}, got {quote(value)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +79,17 @@ class Take(Move):
 
     kind: ClassVar[str] = "take"
 
+    def __post_init__(self) -> None:
+        _check("Take", "architect", self.architect, 1, 5)
+        _check("Take", "slot", self.slot, 0, 19, " (the index of T1-T5, B1-B5, L1-L5, R1-R5)")
+
     @staticmethod
     def at(architect: int, slot: str) -> Take:
-        """``Take.at(3, "L4")``."""
-        return Take(architect, SLOT_INDEX[slot.upper()])
+        """``Take.at(3, "L4")``; raises :class:`NotationError` for an unknown slot name."""
+        index = SLOT_INDEX.get(slot.upper()) if isinstance(slot, str) else None
+        if index is None:
+            raise NotationError(f"no slot {quote(slot)} (slots are T1-T5, B1-B5, L1-L5, R1-R5)")
+        return Take(architect, index)
 
     @property
     def slot_name(self) -> str:
@@ -91,6 +108,10 @@ class Build(Move):
 
     kind: ClassVar[str] = "build"
 
+    def __post_init__(self) -> None:
+        _check("Build", "row", self.row, 1, 4, " (city squares are r1c1 to r4c5)")
+        _check("Build", "col", self.col, 1, 5, " (city squares are r1c1 to r4c5)")
+
     def __str__(self) -> str:
         return f"r{self.row}c{self.col}"
 
@@ -106,6 +127,13 @@ class Discard(Move):
 
 
 # Interned moves: legal-move generation hands out these shared values instead of allocating.
-TAKES: Final[tuple[tuple[Take, ...], ...]] = tuple(tuple(Take(a, s) for a in range(6)) for s in range(20))
-BUILDS: Final[tuple[tuple[Build, ...], ...]] = tuple(tuple(Build(r, c) for c in range(6)) for r in range(5))
+# TAKES[slot][architect], BUILDS[row][col]: architects, rows and columns count from 1, and
+# index 0 holds None (no such move exists; nothing indexes it).
+TAKES: Final = cast(
+    tuple[tuple[Take, ...], ...], tuple((None, *(Take(a, s) for a in range(1, 6))) for s in range(20))
+)
+BUILDS: Final = cast(
+    tuple[tuple[Build, ...], ...],
+    ((None,) * 6, *((None, *(Build(r, c) for c in range(1, 6))) for r in range(1, 5))),
+)
 DISCARD: Final = Discard()

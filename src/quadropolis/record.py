@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .config import GameConfig
-from .errors import QuadropolisError, RecordError
+from .errors import QuadropolisError, RecordError, quote, quote_keys
 from .moves import Move
 from .outcome import Outcome, outcome
 from .rules import apply_unchecked, explain_illegal, new_game
@@ -28,6 +28,20 @@ class GameRecord:
     #: Optional: who plays each seat (a bot spec such as "hard", or "human:NAME").
     seats: tuple[str, ...] | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.config, GameConfig):
+            raise RecordError(f"record: config must be a GameConfig, got {quote(self.config)}")
+        if type(self.moves) is not tuple or not all(isinstance(m, str) for m in self.moves):
+            raise RecordError("record: 'moves' must be a tuple of moves in notation")
+        if self.result is not None:
+            _check_result(self.result, self.config.players)
+        seats = self.seats
+        players = self.config.players
+        if seats is not None and (
+            type(seats) is not tuple or len(seats) != players or not all(isinstance(x, str) for x in seats)
+        ):
+            raise RecordError(f"record: 'seats' must list {players} names, one per seat")
+
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "config": self.config.to_json(), "moves": list(self.moves)}
         if self.seats is not None:
@@ -38,14 +52,17 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
-        """Parse a record's structure (the moves are checked by :func:`replay`)."""
+        """Parse a record's structure (the moves are checked by :func:`replay`).
+
+        Raises :class:`RecordError` naming the first problem; never another exception,
+        whatever the value (wrong types, huge integers, deep nesting)."""
         if not isinstance(data, Mapping):
-            raise RecordError("record: expected a JSON object")
+            raise RecordError(f"record: expected a JSON object, got {quote(data)}")
         if data.get("format") != FORMAT:
-            raise RecordError(f"record: 'format' must be {FORMAT!r}, got {data.get('format')!r}")
+            raise RecordError(f"record: 'format' must be {FORMAT!r}, got {quote(data.get('format'))}")
         unknown = set(data) - {"format", "config", "moves", "result", "seats"}
         if unknown:
-            raise RecordError(f"record: unknown field(s) {', '.join(sorted(unknown))}")
+            raise RecordError(f"record: unknown field(s) {quote_keys(unknown)}")
         try:
             config = GameConfig.from_json(data.get("config"))
         except QuadropolisError as e:
@@ -54,8 +71,8 @@ class GameRecord:
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError("record: 'moves' must be a list of moves in notation")
         result = data.get("result")
-        if result is not None and not isinstance(result, Mapping):
-            raise RecordError("record: 'result' must be an object")
+        if result is not None:
+            _check_result(result, config.players)
         seats = data.get("seats")
         if seats is not None and (
             not isinstance(seats, list)
@@ -92,6 +109,39 @@ def result_json(out: Outcome) -> dict[str, Any]:
     }
 
 
+#: The fields of a record's result: one whole number per seat, except ``winners``.
+RESULT_FIELDS: Final = ("scores", "winners", "inhabitants_placed", "empty_squares")
+
+
+def _check_result(result: Any, players: int) -> None:
+    """A result as :func:`result_json` writes it: any of its four fields, each a list of
+    whole numbers, one per seat (``winners``: 1 to ``players`` distinct seats)."""
+    if not isinstance(result, Mapping):
+        raise RecordError(f"record: 'result' must be an object, got {quote(result)}")
+    unknown = set(result) - set(RESULT_FIELDS)
+    if unknown:
+        raise RecordError(f"record: 'result': unknown field(s) {quote_keys(unknown)}")
+    for key in RESULT_FIELDS:
+        if key not in result:
+            continue
+        v = result[key]
+        ints = isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+        if key == "winners":
+            ok = (
+                ints and 1 <= len(v) <= players and len(set(v)) == len(v) and all(0 <= x < players for x in v)
+            )
+            what = f"a list of 1 to {players} distinct seats (0-{players - 1})"
+        else:
+            ok = ints and len(v) == players and all(abs(x) <= _RESULT_MAX for x in v)
+            what = f"a list of {players} whole numbers, one per seat"
+        if not ok:
+            raise RecordError(f"record: 'result': {key!r} must be {what}, got {quote(v)}")
+
+
+#: Bound on a recorded score or count (a real one is below 1,000).
+_RESULT_MAX: Final = 10**6
+
+
 def replay(record: GameRecord, *, check_result: bool = True) -> GameState:
     """Replay every move from the configuration; returns the final state.
 
@@ -106,7 +156,7 @@ def replay(record: GameRecord, *, check_result: bool = True) -> GameState:
             raise RecordError(f"move {i}: {e}") from None
         reason = explain_illegal(state, move)
         if reason is not None:
-            raise RecordError(f"move {i} ({text}): illegal: {reason}")
+            raise RecordError(f"move {i} ({move}): illegal: {reason}")
         apply_unchecked(state, move)
     if check_result and record.result is not None:
         if not state.is_over:
@@ -115,6 +165,15 @@ def replay(record: GameRecord, *, check_result: bool = True) -> GameState:
         for key, value in got.items():
             if key in record.result and record.result[key] != value:
                 raise RecordError(
-                    f"recorded result {key}={record.result[key]} does not match the replay ({value})"
+                    f"recorded result {key}={_quote_list(record.result[key])} "
+                    f"does not match the replay ({value})"
                 )
     return state
+
+
+def _quote_list(v: Any) -> str:
+    """A recorded list of numbers as the record writes it (checked by ``from_json``), or
+    quoted safely when the record was built by hand."""
+    if isinstance(v, list) and len(v) <= 4 and all(type(x) is int and abs(x) <= _RESULT_MAX for x in v):
+        return str(v)
+    return quote(v)

@@ -12,7 +12,7 @@ from typing import Any, Final
 from .buildings import BuildingType
 from .city import GEOMETRY, Building, City, Geometry
 from .config import GameConfig
-from .errors import InvalidStateError, QuadropolisError
+from .errors import InvalidStateError, QuadropolisError, quote, quote_keys
 from .phases import OVER, PHASE_NAMES, PLACE, TAKE
 from .site import DESIGNATED, SLOT_INDEX, SLOT_NAMES, SQUARES, square_name
 from .tiles import ROUNDS, TILES, Mode, Tile, round_tiles
@@ -224,8 +224,18 @@ class GameState:
             raise
         except QuadropolisError as e:
             raise InvalidStateError(f"state: {e}") from None
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise InvalidStateError(f"state: malformed ({type(e).__name__}: {e})") from None
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            ArithmeticError,
+            RecursionError,
+        ) as e:
+            # A last line of defence: validation names every problem it knows of (the fuzz
+            # tests check none of their inputs ends up here).
+            raise InvalidStateError(f"state: malformed ({type(e).__name__})") from None
 
 
 def _rows(city: Sequence[Building | None], geo: Geometry) -> list[list[Building | None]]:
@@ -239,16 +249,16 @@ def _need(cond: bool, msg: str) -> None:
 
 def _int(data: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
     v = data.get(key)
-    _need(isinstance(v, int) and not isinstance(v, bool), f"{key!r} must be an integer")
+    _need(isinstance(v, int) and not isinstance(v, bool), f"{key!r} must be an integer, got {quote(v)}")
     assert isinstance(v, int)
-    _need(lo <= v <= hi, f"{key!r} must be between {lo} and {hi}, got {v}")
+    _need(lo <= v <= hi, f"{key!r} must be between {lo} and {hi}, got {quote(v)}")
     return v
 
 
 def _square(name: Any, what: str) -> int:
-    _need(isinstance(name, str), f"{what} must be a square name like 'r2c3'")
+    _need(isinstance(name, str), f"{what} must be a square name like 'r2c3', got {quote(name)}")
     ok = len(name) == 4 and name[0] == "r" and name[2] == "c" and name[1] in "12345" and name[3] in "12345"
-    _need(ok, f"{what}: {name!r} is not a construction-site square (r1c1-r5c5)")
+    _need(ok, f"{what}: {quote(name)} is not a construction-site square (r1c1-r5c5)")
     return (int(name[1]) - 1) * 5 + int(name[3]) - 1
 
 
@@ -273,7 +283,7 @@ def _from_json(data: Any) -> GameState:
         "players",
     }
     unknown = set(data) - known
-    _need(not unknown, f"unknown field(s) {', '.join(sorted(unknown))}")
+    _need(not unknown, f"unknown field(s) {quote_keys(unknown)}")
     config = GameConfig.from_json(data.get("config"))
     geo = GEOMETRY[config.mode]
     n = config.players
@@ -307,11 +317,11 @@ def _from_json(data: Any) -> GameState:
             continue
         _need(
             isinstance(t, int) and not isinstance(t, bool),
-            f"site {square_name(q)}: tile id must be an integer",
+            f"site {square_name(q)}: tile id must be an integer, got {quote(t)}",
         )
         _need(
             t in round_ids,
-            f"site {square_name(q)}: tile {t} is not a {config.mode.value} round-{s.round} tile",
+            f"site {square_name(q)}: tile {quote(t)} is not a {config.mode.value} round-{s.round} tile",
         )
         s.site.append(t)
     ids = [t for t in s.site if t >= 0]
@@ -335,7 +345,7 @@ def _from_json(data: Any) -> GameState:
     _need(isinstance(slots, list), "'slots_used' must be a list of slot names")
     s.slots_used = 0
     for name in slots:
-        _need(isinstance(name, str) and name in SLOT_INDEX, f"slots_used: unknown slot {name!r}")
+        _need(isinstance(name, str) and name in SLOT_INDEX, f"slots_used: unknown slot {quote(name)}")
         s.slots_used |= 1 << SLOT_INDEX[name]
     _need(len(slots) == len(set(slots)), "'slots_used' lists a slot twice")
     _need(
@@ -449,14 +459,17 @@ def _from_json(data: Any) -> GameState:
             set(pl) == {"city", "inhabitants", "energy"},
             f"player {p}: expected exactly 'city', 'inhabitants' and 'energy'",
         )
-        city = City.from_json(
-            {
-                "mode": config.mode.value,
-                "rows": pl.get("city"),
-                "inhabitants": pl.get("inhabitants", 0),
-                "energy": pl.get("energy", 0),
-            }
-        )
+        try:
+            city = City.from_json(
+                {
+                    "mode": config.mode.value,
+                    "rows": pl.get("city"),
+                    "inhabitants": pl.get("inhabitants", 0),
+                    "energy": pl.get("energy", 0),
+                }
+            )
+        except InvalidStateError as e:
+            raise InvalidStateError(f"state: player {p}: {e}") from None
         acted = (s.round - 1) * TURNS_PER_ROUND + sum(
             1 for k in range(actions_done) if (s.starter + k) % n == p
         )
@@ -465,14 +478,83 @@ def _from_json(data: Any) -> GameState:
             floors <= acted,
             f"player {p}'s city holds {floors} tiles but the player has taken at most {acted}",
         )
-        _check_resources(city, p)
+        _check_resources(city, p, config.all_parks_absorb)
         s.cities.append(list(city.buildings))
         s.inhabitants.append(city.inhabitants)
         s.energy.append(city.energy)
+    _check_tiles(s)
+    _check_mayor(s)
     return s
 
 
-def _check_resources(city: City, p: int) -> None:
+#: What a city shows of a tile: its type, printed VP and park variant (a stack shows only
+#: its type and height, so tower block and office tower floors are counted by type).
+_Look = tuple[BuildingType, int, bool]
+
+
+def _look(b: Building) -> _Look:
+    return (b.type, b.vp, b.tree)
+
+
+def _describe(look: _Look) -> str:
+    btype, vp, tree = look
+    if btype is BuildingType.PARK:
+        return "tree parks" if tree else "playgrounds"
+    if btype in (BuildingType.TOWER_BLOCK, BuildingType.OFFICE_TOWER):
+        return f"{btype.key} floors"
+    if btype in (BuildingType.PUBLIC_SERVICE, BuildingType.HARBOR):
+        return f"{btype.key}s printing {vp} VP"
+    return f"{btype.key}s"
+
+
+def _check_tiles(s: GameState) -> None:
+    """The tiles in the cities (every floor of a stack is one), the building in hand and the
+    site are distinct tiles of the manifest (TILES.md): for each look (type, printed VP, tree
+    park or playground) the cities hold no more than the face-up tiles (R4) of the rounds so
+    far that have left the site and are not in hand."""
+    mode, n = s.config.mode, s.config.players
+    on_site = set(s.site)
+    avail: dict[_Look, int] = {}
+    for t in TILES:
+        if not t.in_mode(mode) or t.min_players > n or t.round > s.round:
+            continue
+        if t.round == s.round and (t.id in on_site or t.id == s.pending_tile):
+            continue
+        look = _look(TILE_BUILDING[t.id])
+        avail[look] = avail.get(look, 0) + 1
+    held: dict[_Look, int] = {}
+    for city in s.cities:
+        for b in city:
+            if b is not None:
+                look = _look(b)
+                held[look] = held.get(look, 0) + b.floors
+    for look, count in sorted(held.items()):
+        most = avail.get(look, 0)
+        _need(
+            count <= most,
+            f"the cities hold {count} {_describe(look)} but only {most} such tile(s) "
+            f"of {mode.value} rounds 1-{s.round} with {n} players can have been built (TILES.md)",
+        )
+
+
+def _check_mayor(s: GameState) -> None:
+    """R10: the mayor changes hands during a round only when the round's mayor tower block
+    is built, and the one who built it holds the mayor."""
+    if s.mayor == s.starter:
+        return
+    mayor_tile = next(t.id for t in round_tiles(s.config.mode, s.round) if t.kind.mayor)
+    _need(
+        mayor_tile not in s.site and mayor_tile != s.pending_tile,
+        f"player {s.mayor} holds the mayor but this round's mayor tower block (tile {mayor_tile}) "
+        "has not been built (R10)",
+    )
+    _need(
+        any(b is not None and b.type is BuildingType.TOWER_BLOCK for b in s.cities[s.mayor]),
+        f"player {s.mayor} holds the mayor but has no tower block (R10)",
+    )
+
+
+def _check_resources(city: City, p: int, all_parks_absorb: bool) -> None:
     """Supplies come only from built tiles (R3: unlimited, never spent during the game), so
     they are bounded by what the city's buildings can have given."""
     tower_floors = playgrounds = factories = harbors = 0
@@ -481,8 +563,8 @@ def _check_resources(city: City, p: int) -> None:
             continue
         if b.type is BuildingType.TOWER_BLOCK:
             tower_floors += b.floors
-        elif b.type is BuildingType.PARK and not b.tree:
-            playgrounds += 1
+        elif b.type is BuildingType.PARK and not b.tree and not all_parks_absorb:
+            playgrounds += 1  # the literal-reading variant gives no inhabitant for a playground (§6)
         elif b.type is BuildingType.FACTORY:
             factories += 1
         elif b.type is BuildingType.HARBOR:

@@ -165,7 +165,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     )
     jobs: int = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     for spec in specs:
-        make_bot(spec, workers=1)
+        make_bot(spec, workers=1, trusted=True)
     if args.out:
         output_format(args.out)
         _check_writable(args.out)

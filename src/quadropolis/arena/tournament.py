@@ -9,7 +9,7 @@ saves it as JSON or CSV, plots score distributions and formats the table, and
 entrant ``i``). Game ``g`` (0-based) uses seed ``seed + g`` and seats entrant ``i`` in seat
 ``(i + g) mod N``, so over any multiple of N games every entrant sits in every seat equally
 often. Every game is played by :func:`quadropolis.bots.play_match` with fresh bots built
-by ``make_bot(spec, workers=1)`` (parallelism is across games), so any game is reproducible
+by ``make_bot(spec, workers=1, trusted=True)`` (parallelism is across games), so any game is reproducible
 alone and the results do not depend on the backend or the number of jobs (only the
 measured thinking times do).
 
@@ -141,7 +141,7 @@ def play_game(template: GameConfig, specs: Sequence[str], seed: int, game: int) 
     seats = lineup(n, game)
     bots_specs = tuple(specs[e].strip() for e in seats)
     config = dataclasses.replace(template, seed=seed + game)
-    bots = [make_bot(s, workers=1) for s in bots_specs]
+    bots = [make_bot(s, workers=1, trusted=True) for s in bots_specs]
     m = play_match(config, bots)
     out = m.outcome
     record = GameRecord.of_game(config, m.moves, m.final, seats=bots_specs, result_of=out).to_json()
@@ -357,7 +357,7 @@ def _check(template: GameConfig, specs: Sequence[str], games: int, jobs: int, ba
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
     for spec in specs:
-        make_bot(spec, workers=1)  # raises ConfigError for an unknown bot or option
+        make_bot(spec, workers=1, trusted=True)  # raises ConfigError for an unknown bot or option
 
 
 def _run_local(

@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable
 from typing import Final
 
-from ..errors import ConfigError
+from ..errors import ConfigError, quote
 from ..tiles import Mode
 from .base import Bot, determinize, observe
 from .match import BotError, MatchResult, bot_rng, play_match
@@ -43,6 +43,17 @@ LEVELS: Final[dict[str, str]] = {
 BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
 
 
+#: Budgets an untrusted spec (from a saved record, a network client...) may ask for: beyond
+#: these a bot could hang the process that loads it. ``make_bot(spec, trusted=True)`` lifts
+#: them, for specs the user typed on the command line.
+BUDGET_CAPS: Final[dict[str, float]] = {"iterations": 20_000, "seconds": 10.0, "workers": 8, "horizon": 40}
+#: Bounds on the search's tuning options, trusted or not (beyond them the search's
+#: arithmetic overflows or its rewards stop meaning anything).
+TUNING_CAPS: Final[dict[str, float]] = {"c": 100.0, "pw_c": 100.0, "pw_alpha": 1.0, "credit": 100.0}
+#: Longest spec accepted (a real one is under 100 characters).
+SPEC_MAX_CHARS: Final = 200
+
+
 def _options(spec: str, text: str) -> dict[str, str]:
     opts: dict[str, str] = {}
     for part in filter(None, text.split(",")):
@@ -54,7 +65,13 @@ def _options(spec: str, text: str) -> dict[str, str]:
 
 
 def _number(
-    spec: str, opts: dict[str, str], key: str, kind: Callable[[str], float], zero_ok: bool = False
+    spec: str,
+    opts: dict[str, str],
+    key: str,
+    kind: Callable[[str], float],
+    zero_ok: bool = False,
+    cap: float | None = None,
+    trusted: bool = False,
 ) -> float | None:
     if key not in opts:
         return None
@@ -67,13 +84,31 @@ def _number(
         raise ConfigError(f"bot {spec!r}: {key} must be a finite number")
     if v < 0 or (v == 0 and not zero_ok):
         raise ConfigError(f"bot {spec!r}: {key} must be {'zero or more' if zero_ok else 'positive'}")
+    if key in TUNING_CAPS and v > TUNING_CAPS[key]:
+        raise ConfigError(f"bot {spec!r}: {key} must be at most {TUNING_CAPS[key]:g}")
+    if cap is not None and v > cap and not trusted:
+        raise ConfigError(
+            f"bot {spec!r}: {key} must be at most {cap:g} (the cap on bot specs from saved games "
+            "and other untrusted sources)"
+        )
     return v
 
 
-def make_bot(spec: str, *, workers: int | None = None) -> Bot:
+def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False) -> Bot:
     """A bot from its spec (see the module docstring). ``workers`` overrides the number of
     search processes of MCTS-based bots (the arena runs games in parallel instead, so it
-    passes 1). Raises :class:`ConfigError` for an unknown name or option."""
+    passes 1). Raises :class:`ConfigError` for an unknown name or option.
+
+    Specs are untrusted by default: ``iterations``, ``seconds``, ``workers`` and ``horizon``
+    are capped by :data:`BUDGET_CAPS` (20,000 iterations, 10 seconds, 8 workers, 40 actions
+    per player) so that a saved game or a network client cannot make the bot hang the
+    process. ``trusted=True`` lifts these caps (for options the user typed on the command
+    line; never for records or network input). The tuning bounds :data:`TUNING_CAPS` always
+    hold."""
+    if not isinstance(spec, str):
+        raise ConfigError(f"a bot spec must be text, got {quote(spec)}")
+    if len(spec) > SPEC_MAX_CHARS:
+        raise ConfigError(f"bot {quote(spec)}: a spec has at most {SPEC_MAX_CHARS} characters")
     name, _, rest = spec.strip().partition(":")
     name = name.lower()
     opts = _options(spec, rest)
@@ -86,9 +121,13 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
         bot = EpsilonGreedyBot(0.35, name="easy")
     elif name in ("mcts", "medium", "hard"):
         defaults = {"mcts": (1000, 1), "medium": (150, 1), "hard": (600, 2)}[name]
-        iterations = _number(spec, opts, "iterations", int)
-        seconds = _number(spec, opts, "seconds", float)
-        w = _number(spec, opts, "workers", int)
+
+        def budget(key: str, kind: Callable[[str], float], zero_ok: bool = False) -> float | None:
+            return _number(spec, opts, key, kind, zero_ok, cap=BUDGET_CAPS[key], trusted=trusted)
+
+        iterations = budget("iterations", int)
+        seconds = budget("seconds", float)
+        w = budget("workers", int)
         if iterations is None and seconds is None:
             iterations = defaults[0]
         n_workers = workers if workers is not None else int(w) if w is not None else defaults[1]
@@ -97,7 +136,7 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
             for k in ("c", "pw_c", "pw_alpha", "credit")
             if k in opts
         }
-        horizon = _number(spec, opts, "horizon", int, zero_ok=True)
+        horizon = budget("horizon", int, zero_ok=True)
         bot = MCTSBot(
             iterations=None if iterations is None else int(iterations),
             seconds=seconds,
@@ -115,6 +154,7 @@ def make_bot(spec: str, *, workers: int | None = None) -> Bot:
 
 __all__ = [
     "BOT_NAMES",
+    "BUDGET_CAPS",
     "LEVELS",
     "Bot",
     "BotError",
