@@ -386,3 +386,139 @@ def test_r2_classic_districts_are_the_four_quadrants() -> None:
     assert two_ps(1, 2) == 5
     # r2c2 + r3c2: across the middle row line -> 5 VP
     assert two_ps(5, 9) == 5
+
+
+# §2 / R10: the order of play within a round ------------------------------------------------
+
+
+def _seats_in_order(s, rounds: int = 1):  # type: ignore[no-untyped-def]
+    """Play on (discarding, or the first legal take) and list, per round, the seat of every
+    take in the order played, until ``rounds`` more rounds have ended; returns the lists and
+    the state reached."""
+    order: list[list[int]] = []
+    start = s.round
+    while s.round < start + rounds and not s.is_over:
+        if s.phase == TAKE:
+            while len(order) <= s.round - start:
+                order.append([])
+            order[s.round - start].append(s.current_player)
+        m = legal_moves(s)
+        s = apply(s, DISCARD if DISCARD in m else m[0])
+    return order, s
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_s2_r10_order_of_play_starts_from_the_rounds_first_player_whatever_the_mayor_does(mode: Mode) -> None:
+    """RULES.md §2 and R10: every turn of a round starts with the seat that held the mayor
+    when the round began; a mayor built mid-round changes the order only from the next round."""
+    s = with_site(game(mode, players=3), {"r1c5": None, "r3c1": "T1m"})
+    assert s.starter == s.mayor == 0
+    s = apply(s, "1R1")  # seat 0 designates the empty r1c5: takes nothing
+    s = apply(s, "1L3")  # seat 1 takes the mayor tower block on r3c1 ...
+    square = "r1c1" if mode is Mode.CLASSIC else "r1c4"  # (#1: row/column 1; Expert: numbered 1)
+    s = apply(s, square)  # ... and builds it: the mayor moves at once (R10)
+    assert s.mayor == 1 and s.starter == 0
+    assert s.current_player == 2  # the turn goes on in seat order
+    rest, s = _seats_in_order(s)
+    # the rest of turn 1, then turns 2-4 still start from seat 0, the round's first player
+    assert rest[0] == [2] + [0, 1, 2] * 3
+    assert s.round == 2 and s.starter == 1 and s.mayor == 1
+    nxt, _ = _seats_in_order(s)
+    assert nxt[0] == [1, 2, 0] * 4  # from the next round on, the new mayor starts every turn
+
+
+def test_s2_r10_a_mayor_built_in_the_last_action_of_a_round_starts_the_next_round() -> None:
+    s = game(players=2, first_player=1)
+    order, s = _seats_in_order(s.copy(), rounds=1)
+    assert order == [[1, 0] * 4]  # seat 1 holds the mayor: it starts every turn of round 1
+    s = game(players=2, first_player=1)
+    while not (s.turn == 4 and s.position == 1 and s.phase == TAKE):
+        m = legal_moves(s)
+        s = apply(s, DISCARD if DISCARD in m else m[0])
+    assert s.current_player == 0 and s.mayor == 1
+    take = legal_moves(s)[0]
+    assert isinstance(take, Take)
+    s = with_site(s, {square_name(DESIGNATED[take.slot][take.architect]): "T1m"})
+    s = apply(s, take)
+    s = apply(s, next(m for m in legal_moves(s) if isinstance(m, Build)))
+    assert s.round == 2 and s.mayor == 0 and s.starter == 0 and s.current_player == 0
+
+
+# §6 variant all_parks_absorb: the playground's inhabitant (R11) -----------------------------
+
+
+def test_r11_without_the_variant_a_playground_gives_one_inhabitant_and_absorbs_nothing() -> None:
+    from quadropolis import projected_score
+
+    s = apply(pending(game(all_parks_absorb=False), "PKP", 1), "r1c1")
+    assert s.inhabitants[0] == 1 and s.cities[0][0] == Building(B.PARK, tree=False)
+    s.energy[0] = 1
+    score = projected_score(s, 0)
+    assert score.placement.absorbing_parks == ()
+    assert score.breakdown["pollution"] == -1 and score.breakdown["unused_inhabitants"] == -1
+
+
+def test_variant_all_parks_absorb_playground_gives_no_inhabitant_and_absorbs() -> None:
+    from quadropolis import projected_score
+
+    s = apply(pending(game(all_parks_absorb=True), "PKP", 1), "r1c1")
+    assert s.inhabitants[0] == 0 and s.energy[0] == 0  # the literal reading: no inhabitant
+    assert s.cities[0][0] == Building(B.PARK, tree=False)  # still a playground on the city
+    s.energy[0] = 1
+    score = projected_score(s, 0)
+    assert score.placement.absorbing_parks == (0,)  # every park absorbs in the variant
+    assert score.breakdown["pollution"] == 0 and score.total == 0
+    # a tree park gives nothing either way; other tiles keep their resources in the variant
+    t = apply(pending(game(all_parks_absorb=True), "PKT", 1), "r1c1")
+    assert t.inhabitants[0] == t.energy[0] == 0
+    u = apply(pending(game(all_parks_absorb=True), "H1I1E", 1), "r1c1")
+    assert (u.inhabitants[0], u.energy[0]) == (1, 1)
+    v = apply(pending(game(Mode.EXPERT, all_parks_absorb=True), "PKP", 1), "r1c3")
+    assert v.inhabitants[0] == 0
+
+
+@pytest.mark.parametrize("absorb", [False, True])
+def test_variant_all_parks_absorb_resources_over_a_seeded_game(absorb: bool) -> None:
+    """Over whole seeded games (apply_unchecked, the search path), every build adds exactly
+    the tile's resources, except playgrounds under the variant, which add nothing."""
+    import random
+
+    from quadropolis import GameConfig, apply_unchecked, new_game
+    from quadropolis.tiles import TILES
+
+    playgrounds = 0
+    for mode, seed in ((Mode.CLASSIC, 1), (Mode.EXPERT, 2), (Mode.CLASSIC, 3)):
+        s = new_game(GameConfig(mode=mode, players=4, seed=seed, all_parks_absorb=absorb))
+        rng = random.Random(seed)
+        while not s.is_over:
+            moves = legal_moves(s)
+            builds = [m for m in moves if isinstance(m, Build)]
+            m = builds[0] if builds else moves[int(rng.random() * len(moves))]
+            if isinstance(m, Build):
+                kind = TILES[s.pending_tile].kind
+                p = s.current_player
+                before = (s.inhabitants[p], s.energy[p])
+                apply_unchecked(s, m)
+                got = (s.inhabitants[p] - before[0], s.energy[p] - before[1])
+                if kind.type is B.PARK and not kind.tree:
+                    playgrounds += 1
+                    assert got == ((0, 0) if absorb else (1, 0))
+                else:
+                    assert got == (kind.inhabitants, kind.energy)
+            else:
+                apply_unchecked(s, m)
+    assert playgrounds > 0  # the games really built playgrounds
+
+
+def test_variant_all_parks_absorb_states_round_trip_through_json() -> None:
+    import random
+
+    from quadropolis import GameConfig, GameState, apply_unchecked, new_game
+
+    for mode, players, seed in ((Mode.CLASSIC, 2, 0), (Mode.EXPERT, 3, 1), (Mode.CLASSIC, 4, 2)):
+        s = new_game(GameConfig(mode=mode, players=players, seed=seed, all_parks_absorb=True))
+        rng = random.Random(seed)
+        while not s.is_over:
+            moves = legal_moves(s)
+            apply_unchecked(s, moves[int(rng.random() * len(moves))])
+            assert GameState.from_json(s.to_json()) == s

@@ -31,7 +31,16 @@ _STACKABLE: Final = {
     Mode.EXPERT: frozenset({BuildingType.TOWER_BLOCK, BuildingType.OFFICE_TOWER}),
 }
 _TILE_TYPE: Final = tuple(t.kind.type for t in TILES)
-_TILE_GAIN: Final = tuple((t.kind.inhabitants, t.kind.energy) for t in TILES)
+#: _TILE_GAIN[all_parks_absorb][tile id]: (inhabitants, energy) the tile gives when built.
+#: R11: a playground gives 1 inhabitant. In the §6 variant ``all_parks_absorb`` (the literal
+#: reading of the rulebook's single kind of park) every park absorbs and none gives anything.
+_TILE_GAIN: Final = tuple(
+    tuple(
+        (0, 0) if variant and t.kind.type is BuildingType.PARK else (t.kind.inhabitants, t.kind.energy)
+        for t in TILES
+    )
+    for variant in (False, True)
+)
 _TILE_MAYOR: Final = tuple(t.kind.mayor for t in TILES)
 
 
@@ -246,7 +255,7 @@ def apply_unchecked(state: GameState, move: Move) -> None:
             city[q] = TILE_BUILDING[tid]
         else:
             city[q] = Building(below.type, below.floors + 1, below.vp + TILES[tid].kind.vp, below.tree)
-        inh, en = _TILE_GAIN[tid]
+        inh, en = _TILE_GAIN[state.config.all_parks_absorb][tid]  # R11, or the §6 variant
         state.inhabitants[player] += inh
         state.energy[player] += en
         if _TILE_MAYOR[tid]:
