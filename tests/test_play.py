@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 import subprocess
@@ -23,7 +24,7 @@ from quadropolis.cli import main
 from quadropolis.errors import ConfigError, IllegalMoveError, RecordError
 from quadropolis.moves import Build, Discard, Take
 from quadropolis.record import GameRecord, replay
-from quadropolis.render import render_site
+from quadropolis.render import render_city, render_legend, render_site
 from quadropolis.rules import describe_move
 from quadropolis.state import PLACE, TAKE
 from quadropolis.terminal import TerminalUI
@@ -34,14 +35,24 @@ BIN = Path(sys.executable).parent / "quadropolis"
 TIMEOUT = 30
 
 
-def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
+def spawn(*args: str, cwd: Path | None = None, dimensions: tuple[int, int] = (60, 120)) -> pexpect.spawn:
+    """The real ``quadropolis play`` in a pseudo-terminal of ``dimensions`` (rows, columns).
+    COLUMNS and LINES are dropped from its environment: they would override the terminal's
+    size (the test runner's process may set them)."""
     cmd, argv = (
         (str(BIN), ["play", *args])
         if BIN.exists()
         else (sys.executable, ["-m", "quadropolis.cli", "play", *args])
     )
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     return pexpect.spawn(
-        cmd, argv, encoding="utf-8", timeout=TIMEOUT, dimensions=(60, 120), cwd=str(cwd) if cwd else None
+        cmd,
+        argv,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=dimensions,
+        cwd=str(cwd) if cwd else None,
+        env=env,
     )
 
 
@@ -208,9 +219,8 @@ def test_save_is_replayable_and_load_resumes_at_the_same_position(tmp_path: Path
     child.sendline("save game.json")
     out = screen_until_prompt(child, "Alice> ")
     assert "Saved to game.json" in out
-    child.sendline("quit")
-    child.expect_exact("File name (Enter to leave without saving): ")
-    child.sendline("")
+    child.sendline("quit")  # nothing unsaved: leaves without asking
+    child.expect_exact("Goodbye (nothing unsaved).")
     assert finish(child) == 0
 
     path = tmp_path / "game.json"
@@ -457,3 +467,291 @@ def test_bot_moves_are_reproducible_and_see_no_seed() -> None:
     a = game()
     assert a == game()
     assert any(isinstance(m, (Build, Discard)) for m in a)
+
+
+# --- issue #7 part 4: terminal polish -------------------------------------------------------
+
+CLEAR = "\x1b[H\x1b[2J"
+
+
+def flat(s: str) -> str:
+    """``s`` with every run of white space (line breaks of wrapped text) as one space."""
+    return re.sub(r"\s+", " ", s)
+
+
+def last_screen(before: str, prompt: str) -> list[str]:
+    """The lines of the last screen: from the last clear sequence to the prompt, inclusive."""
+    t = text(before)
+    assert CLEAR in t, t
+    return (t[t.rindex(CLEAR) + len(CLEAR) :] + prompt).split("\n")
+
+
+def assert_fits(lines: list[str], rows: int = 24, cols: int = 80) -> None:
+    assert len(lines) <= rows, "\n".join(lines)
+    assert all(len(line) <= cols for line in lines), "\n".join(x for x in lines if len(x) > cols)
+
+
+def assert_board(lines: list[str], session: PlaySession, seat: int) -> None:
+    """The construction site and ``seat``'s city (as the engine draws them) are on screen."""
+    screen = "\n".join(lines)
+    for line in render_site(session.state).splitlines():
+        assert line.rstrip() in screen, screen
+    assert f"{seat + 1}. {session.name(seat)}" in screen
+    for line in render_city(session.state.city(seat)).splitlines()[1:]:
+        assert line.rstrip() in screen, screen
+
+
+@pytest.mark.parametrize(("mode", "players"), [("classic", 2), ("classic", 4), ("expert", 2), ("expert", 4)])
+def test_every_screen_fits_80x24_with_the_site_the_city_and_the_prompt(mode: str, players: int) -> None:
+    bots = ["random"] * (players - 1)
+    seed = 7
+    child = spawn(
+        "--mode",
+        mode,
+        "--players",
+        str(players),
+        "--seed",
+        str(seed),
+        *(a for b in bots for a in ("--bot", b)),
+        dimensions=(24, 80),
+    )
+    expected = PlaySession(
+        GameConfig(mode=Mode(mode), players=players, seed=seed), make_seats(players, bots, [])
+    )
+    prompt = "Player 1> "
+    first = True
+    while True:
+        i = child.expect_exact([prompt, "game over> "])
+        lines = last_screen(child.before, child.after)
+        assert_fits(lines)
+        if i == 1:
+            break
+        assert lines[-1] == prompt
+        assert_board(lines, expected, 0)
+        if first:  # the other screens: views, pages, messages
+            first = False
+            screen = "\n".join(lines)
+            assert "page 1/" in screen  # the takes do not fit: they are paged
+            for entry, must, board in [
+                ("more", "page 2/", True),
+                ("r9c9", f"'r9c9': {mode} city squares are r1c1 to r4c{4 if mode == 'classic' else 5}", True),
+                ("help", "docs/rules.md in the quadropolis repository", False),
+                ("more", "Tile codes", False),
+                ("cities", f"{players}. Bot random", False),
+                ("city 2", "Projected score (as if the game ended now)", False),
+                ("log", "No action yet.", False),
+                ("", "Player 1: take a building", True),
+            ]:
+                child.sendline(entry)
+                child.expect_exact(prompt)
+                lines = last_screen(child.before, child.after)
+                assert_fits(lines)
+                assert must in flat("\n".join(lines)), "\n".join(lines)
+                if board:
+                    assert_board(lines, expected, 0)
+        move = numbered(choices(expected.state))[1]
+        child.sendline("1")
+        expected.play(move)
+        run_bots(expected)
+    # the end: the results in pages of 24 lines, then leave
+    final = "\n".join(lines)
+    assert "Winner" in final or "Shared victory" in final
+    for _ in range(4):
+        child.sendline("more")
+        child.expect_exact("game over> ")
+        assert_fits(last_screen(child.before, child.after))
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert expected.is_over
+
+
+def test_undo_refusal_names_who_acted_and_what() -> None:
+    child = spawn(*ARGS3)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("3L4")
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("r1c3")
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("undo")
+    out = flat(screen_until_prompt(child, "Alice> "))
+    expected = PlaySession(CONFIG3, seats3())
+    expected.play("3L4")
+    expected.play("r1c3")
+    run_bots(expected)
+    bot = expected.actions()[1]
+    assert bot.seat == 1
+    theirs = "; ".join(st.text for st in bot.steps)
+    assert (
+        "Cannot undo: Bot greedy has acted since Alice's last action (Alice: architect #3 at L4 -> r4c3, "
+        f"takes T1 (tower block); builds T1 on r1c3); then Bot greedy: {theirs}." in out
+    )
+    child.sendeof()
+    assert finish(child) == 0
+
+
+def test_out_of_range_square_names_the_squares_of_the_mode() -> None:
+    child = spawn(*ARGS3)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("3L4")
+    screen_until_prompt(child, "Alice> ")
+    for entry in ("r9c9", "r4c5"):
+        child.sendline(entry)
+        child.expect_exact("Alice> ")
+        out = flat("\n".join(last_screen(child.before, child.after)))
+        assert f"'{entry}': classic city squares are r1c1 to r4c4 (4 rows, 4 columns)." in out
+        assert "r4c5" not in out.replace(f"'{entry}'", "")
+    child.sendeof()
+    assert finish(child) == 0
+    session = PlaySession(GameConfig(mode=Mode.EXPERT, players=2, seed=8), make_seats(2, ["random"], ["Zoe"]))
+    out, _, ask = scripted(["r9c9"])
+    TerminalUI(session, out, ask, width=100).run()
+    assert "'r9c9': expert city squares are r1c1 to r4c5 (4 rows, 5 columns)." in out.getvalue()
+
+
+def test_build_prompt_mentions_stacking_only_for_a_tower_block() -> None:
+    child = spawn(*ARGS3)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("2T2")  # architect #2 at T2 takes the shop at r2c2
+    out = flat(screen_until_prompt(child, "Alice> "))
+    assert "Alice: build S shop (architect #2: an empty square in row 2 or column 2, R8) or discard it" in out
+    child.sendline("undo")
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("3L4")  # the T1 tower block at r4c3
+    out = flat(screen_until_prompt(child, "Alice> "))
+    assert (
+        "Alice: build T1 tower block, +1 inhabitant (architect #3: an empty square in row 3 or column 3, "
+        "or on a tower block there or where it becomes floor 3, R8) or discard it" in out
+    )
+    child.sendeof()
+    assert finish(child) == 0
+
+
+def test_quit_right_after_save_leaves_without_asking_but_asks_after_a_move(tmp_path: Path) -> None:
+    child = spawn(*ARGS3, cwd=tmp_path)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("3L4")
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("save g.json")
+    assert "Saved to g.json (1 moves" in flat(screen_until_prompt(child, "Alice> "))
+    child.sendline("quit")
+    child.expect_exact("Goodbye (nothing unsaved).")
+    assert finish(child) == 0
+    assert "File name" not in text(child.before)
+
+    child = spawn("--load", "g.json", cwd=tmp_path)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("quit")  # just loaded: nothing unsaved either
+    child.expect_exact("Goodbye (nothing unsaved).")
+    assert finish(child) == 0
+
+    child = spawn("--load", "g.json", cwd=tmp_path)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("discard")
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("quit")  # a move since: asks
+    child.expect_exact("File name (Enter to leave without saving): ")
+    child.sendline("")
+    child.expect_exact("Goodbye.")
+    assert finish(child) == 0
+    assert json.loads((tmp_path / "g.json").read_text())["moves"] == ["3L4"]
+
+
+def test_end_prompt_says_its_options_and_asks_again_on_unknown_input(tmp_path: Path) -> None:
+    child = spawn("--players", "2", "--bot", "random", "--seed", "11", cwd=tmp_path, dimensions=(24, 80))
+    while child.expect_exact(["Player 1> ", "game over> "]) == 0:
+        child.sendline("1")
+    end = flat("\n".join(last_screen(child.before, child.after)))
+    assert "Type 'save FILE' to keep the game record, or 'quit' to leave without saving." in end
+    child.sendline("yes")  # not an option: asked again, nothing saved, still running
+    child.expect_exact("game over> ")
+    assert "Unknown entry 'yes'. Type 'save FILE' to keep the game record" in flat(text(child.before))
+    assert child.isalive()
+    child.sendline("save end.json")
+    child.expect_exact("Saved to end.json")
+    assert finish(child) == 0
+    state = replay(GameRecord.from_json(json.loads((tmp_path / "end.json").read_text())))
+    assert state.is_over
+
+
+def test_site_tells_tower_block_tiles_apart() -> None:
+    child = spawn(*ARGS3)
+    screen = screen_until_prompt(child, "Alice> ")
+    # row 1 of seed 42 holds the T2, T3 and T1 (with the mayor) tower block tiles
+    assert "   L1  P+2   T2   T3  T1*   H   R1" in screen
+    assert "   L4   S    P    T1   Kp   F   R4" in screen
+    child.sendeof()
+    assert finish(child) == 0
+
+
+def test_load_errors_name_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(GameRecord(CONFIG3, ("3L4", "3L4")).to_json()))
+    assert main(["play", "--load", str(bad)]) == 1
+    assert f"{bad}: move 2 (3L4): illegal" in capsys.readouterr().err
+    seats = tmp_path / "seats.json"
+    seats.write_text(
+        json.dumps({**GameRecord(CONFIG3, ("3L4",)).to_json(), "seats": ["human:", "random", "random"]})
+    )
+    assert main(["play", "--load", str(seats)]) == 1
+    assert f"{seats}: seat 'human:'" in capsys.readouterr().err
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(GameRecord(CONFIG3, ("3L4",)).to_json()))
+    assert (
+        main(
+            [
+                "play",
+                "--load",
+                str(good),
+                "--bot",
+                "random",
+                "--bot",
+                "random",
+                "--bot",
+                "random",
+                "--bot",
+                "x",
+            ]
+        )
+        == 1
+    )
+    assert f"{good}: 4 bots for 3 players" in capsys.readouterr().err
+    for name, content in [("empty.json", ""), ("list.json", "[]"), ("none.json", None), ("dir.json", "/")]:
+        path = tmp_path / name
+        if content == "/":
+            path.mkdir()
+        elif content is not None:
+            path.write_text(content)
+        assert main(["play", "--load", str(path)]) == 1
+        assert f"play: error: {path}: " in capsys.readouterr().err
+
+
+def test_builds_lowering_the_projection_say_why() -> None:
+    child = spawn(*ARGS3)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("3L4")  # a tower block bringing 1 inhabitant and no energy yet
+    out = flat(screen_until_prompt(child, "Alice> "))
+    assert "1) build on r1c3 (empty square) -> projected -1 VP (-1)" in out
+    assert "discard it -> projected 0 VP (+0)" in out
+    assert (
+        "1-7: -1 = 1 inhabitant not placed (unused inhabitants -1); "
+        "the tower block is not activated yet (it needs 1 energy)" in out
+    )
+    child.sendeof()
+    assert finish(child) == 0
+
+
+def test_help_says_where_the_rules_are_and_shows_the_tile_codes() -> None:
+    child = spawn(*ARGS3)
+    screen_until_prompt(child, "Alice> ")
+    child.sendline("help")
+    out = screen_until_prompt(child, "Alice> ")
+    assert "The rules: docs/rules.md in the quadropolis repository" in out
+    assert "(rulings R1–R16 are cited in messages)" in out
+    for line in render_legend(Mode.CLASSIC).splitlines():
+        assert line in out
+    assert "office tower" not in out  # Classic: no Expert building in the legend
+    child.sendline("")  # back to the game
+    out = screen_until_prompt(child, "Alice> ")
+    assert "Alice: take a building" in out
+    child.sendeof()
+    assert finish(child) == 0

@@ -2,20 +2,56 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .buildings import TYPE_LETTER, BuildingType
 from .city import GEOMETRY, Building, City
 from .phases import OVER, PLACE
 from .scoring import CATEGORIES, CityScore
 from .site import BLOCKED_SLOTS, SLOT_INDEX
-from .tiles import TILES
+from .tiles import TILES, Mode
 
 if TYPE_CHECKING:  # render draws states but the state module imports render (str(state))
     from .state import GameState
 
 _CELL = 5
+
+#: What the drawings of this module mean: the tile codes of the construction site and the
+#: cities, and the marks around the site. Shared by the terminal's ``help`` and the CLI.
+LEGEND: str = """\
+Tile codes (construction site and cities):
+  T     tower block. Site: T1, T2, T3 = a tile giving 1, 2, 3 inhabitants,
+        T1* = the tile with the mayor (R10). City: T3 = a stack of 3 floors
+  S     shop                     P     public service (P+2: 2 VP printed)
+  Kt    tree park (absorbs 1 unused energy)
+  Kp    playground (gives 1 inhabitant, absorbs nothing, R11)
+  F     factory                  H     harbor (H+1: 1 VP printed)
+  O     office tower (Expert; O3 = a stack of 3 floors)
+  M     monument (Expert)
+  .     empty city square        ##    face-down tile: not available (R4)
+Around the site: slots T1-T5 at the top, B1-B5 bottom, L1-L5 left, R1-R5 right;
+  x: slot holding an architect, -: blocked by the urbanist (R5), [U]: urbanist"""
+
+#: The lines of :data:`LEGEND` that only concern Expert games.
+_EXPERT_ONLY = ("  O     office tower", "  M     monument")
+
+
+def render_legend(mode: Mode | None = None) -> str:
+    """:data:`LEGEND`, without the Expert-only buildings for ``Mode.CLASSIC``."""
+    if mode is not Mode.CLASSIC:
+        return LEGEND
+    return "\n".join(line for line in LEGEND.splitlines() if not line.startswith(_EXPERT_ONLY))
+
+
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """The names of the seats: ``names`` if given, else ``Player 1``, ``Player 2``... (1-based)."""
+    if names is None:
+        return [f"Player {p + 1}" for p in range(players)]
+    if len(names) != players:
+        raise ValueError(f"{players} seats need {players} names, got {len(names)}")
+    return list(names)
 
 
 def building_label(b: Building | None) -> str:
@@ -34,8 +70,13 @@ def building_label(b: Building | None) -> str:
 
 
 def tile_label(tid: int) -> str:
+    """A tile as the construction site shows it: like a building, except that tower blocks
+    show the inhabitants they give (``T1``, ``T2``, ``T3``; ``T1*`` carries the mayor)."""
     k = TILES[tid].kind
-    return building_label(Building(k.type, 1, k.vp, k.tree)) + ("*" if k.mayor else "")
+    label = building_label(Building(k.type, 1, k.vp, k.tree))
+    if k.type is BuildingType.TOWER_BLOCK:
+        label += str(k.inhabitants)
+    return label + ("*" if k.mayor else "")
 
 
 def render_site(state: GameState) -> str:
@@ -82,18 +123,21 @@ def render_city(city: City, title: str = "", score: CityScore | None = None) -> 
     return "\n".join(out)
 
 
-def render_state(state: GameState, scores: Sequence[CityScore] | None = None) -> str:
+def render_state(
+    state: GameState, scores: Sequence[CityScore] | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The whole game: status, architects, the construction site and every city. Seats are
+    named by ``names`` (default ``Player 1``, ``Player 2``...: 1-based)."""
     cfg = state.config
+    who = seat_names(cfg.players, names)
     if state.phase == OVER:
         status = "game over"
     else:
         act = "must build or discard " + tile_label(state.pending_tile) if state.phase == PLACE else "to take"
-        status = (
-            f"round {state.round}/{state.rounds}  turn {state.turn}/4  player {state.current_player} {act}"
-        )
+        status = f"round {state.round}/{state.rounds}  turn {state.turn}/4  {who[state.current_player]} {act}"
     arch = (
         "  ".join(
-            f"P{p}: " + "".join(str(a) for a in (1, 2, 3, 4) if not state.architects[p] >> a & 1)
+            f"{who[p]}: " + "".join(str(a) for a in (1, 2, 3, 4) if not state.architects[p] >> a & 1)
             for p in range(cfg.players)
         )
         if cfg.mode.value == "classic"
@@ -101,18 +145,17 @@ def render_state(state: GameState, scores: Sequence[CityScore] | None = None) ->
     )
     parts = [
         f"Quadropolis {cfg.mode.value}, {cfg.players} players, seed {cfg.seed} - {status}",
-        f"mayor: player {state.mayor}   architects left: {arch}",
+        f"mayor: {who[state.mayor]}   architects left: {arch}",
         render_site(state),
     ]
     for p in range(cfg.players):
         score = scores[p] if scores is not None else None
-        parts.append(
-            render_city(state.city(p), f"Player {p}" + (" (mayor)" if p == state.mayor else ""), score)
-        )
+        parts.append(render_city(state.city(p), who[p] + (" (mayor)" if p == state.mayor else ""), score))
     return "\n\n".join(parts)
 
 
-_CATEGORY_TITLES = {
+#: The score sheet's name of each scoring category.
+CATEGORY_TITLES: Final = {
     "tower_block": "Tower blocks",
     "shop": "Shops",
     "public_service": "Public services",
@@ -126,27 +169,40 @@ _CATEGORY_TITLES = {
 }
 
 
-def render_score_sheet(scores: Sequence[CityScore], names: Sequence[str], expert: bool) -> str:
-    """The score pad: one column per city, one row per category, then the tie-break values."""
+def render_score_sheet(
+    scores: Sequence[CityScore],
+    names: Sequence[str] | None = None,
+    expert: bool = False,
+    width: int | None = None,
+) -> str:
+    """The score pad: one column per city (headed by ``names``, default ``Player 1``,
+    ``Player 2``...), one row per category, then the tie-break values. Given a ``width``,
+    names too long for the columns to fit are wrapped onto several header lines."""
+    names = seat_names(len(scores), names)
     cats = [c for c in CATEGORIES if expert or c not in ("office_tower", "monument")]
-    width = max(8, *(len(n) for n in names))
-    label_w = max(len(t) for t in _CATEGORY_TITLES.values())
-    sep = "+" + "-" * (label_w + 2) + ("+" + "-" * (width + 2)) * len(names) + "+"
-    rows = [sep, "| " + "".ljust(label_w) + " |" + "|".join(f" {n:>{width}} " for n in names) + "|", sep]
+    label_w = max(len(t) for t in CATEGORY_TITLES.values())
+    col_w = max(8, *(len(n) for n in names))
+    if width is not None and names:
+        fit = (width - label_w - 4) // len(names) - 3
+        col_w = max(8, min(col_w, fit), *(len(str(s.total)) for s in scores))
+    heads = [textwrap.wrap(n, col_w, break_on_hyphens=False) or [""] for n in names]
+    depth = max(len(h) for h in heads)
+    sep = "+" + "-" * (label_w + 2) + ("+" + "-" * (col_w + 2)) * len(names) + "+"
+
+    def row(label: str, values: Sequence[object]) -> str:
+        return f"| {label:<{label_w}} |" + "|".join(f" {v:>{col_w}} " for v in values) + "|"
+
+    rows = [sep]
+    for i in range(depth):
+        rows.append(row("", [h[i - depth + len(h)] if i >= depth - len(h) else "" for h in heads]))
+    rows.append(sep)
     for c in cats:
-        vals = "|".join(f" {s.breakdown[c]:>{width}} " for s in scores)
-        rows.append(f"| {_CATEGORY_TITLES[c]:<{label_w}} |{vals}|")
+        rows.append(row(CATEGORY_TITLES[c], [s.breakdown[c] for s in scores]))
     rows.append(sep)
-    rows.append(f"| {'TOTAL':<{label_w}} |" + "|".join(f" {s.total:>{width}} " for s in scores) + "|")
+    rows.append(row("TOTAL", [s.total for s in scores]))
     rows.append(sep)
-    rows.append(
-        f"| {'Inhabitants placed':<{label_w}} |"
-        + "|".join(f" {s.inhabitants_placed:>{width}} " for s in scores)
-        + "|"
-    )
-    rows.append(
-        f"| {'Empty squares':<{label_w}} |" + "|".join(f" {s.empty_squares:>{width}} " for s in scores) + "|"
-    )
+    rows.append(row("Inhabitants placed", [s.inhabitants_placed for s in scores]))
+    rows.append(row("Empty squares", [s.empty_squares for s in scores]))
     rows.append(sep)
     return "\n".join(rows)
 

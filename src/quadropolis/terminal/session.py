@@ -266,10 +266,20 @@ class PlaySession:
         if check.start is None:
             return f"{name} has not acted yet: nothing to undo"
         if check.answered_by is not None:
-            _, other, move = check.answered_by
+            i, other, _ = check.answered_by
+            mine = "; ".join(s.text for s in self.steps[check.start : i])
+            j = i + 1  # the other seat's whole action: its take and its build or discard
+            while (
+                j < len(self.steps)
+                and self.steps[j].seat == other
+                and not isinstance(self.steps[j].move, Take)
+            ):
+                j += 1
+            theirs = "; ".join(s.text for s in self.steps[i:j])
+            who = self.seats[other].name
             return (
-                f"{self.seats[other].name} has acted since {name}'s last action "
-                f"({move}): only an action no one else has answered can be undone"
+                f"{who} has acted since {name}'s last action ({name}: {mine}); "
+                f"then {who}: {theirs}. Only an action no one else has answered can be undone"
             )
         return None
 
