@@ -514,6 +514,18 @@ def test_a_saved_game_cannot_make_a_bot_hang() -> None:
     assert time.perf_counter() - start < 1
 
 
+def test_command_line_bots_may_exceed_the_caps_but_record_seats_may_not() -> None:
+    """Specs typed on the command line are trusted; the same spec read from a record is not."""
+    from quadropolis.terminal.session import PlaySession, Seat, make_seats
+
+    seats = make_seats(2, ["mcts:iterations=30000"], [])
+    assert seats[1].trusted and seats[1].bot == "mcts:iterations=30000"
+    session = PlaySession(GameConfig(players=2, seed=1), seats)
+    assert session.bot(1).name == "mcts:iterations=30000"
+    with pytest.raises(ConfigError, match="at most 20000"):
+        Seat.from_record("mcts:iterations=30000")
+
+
 # --- deep and odd values in documents --------------------------------------------------------
 
 

@@ -106,7 +106,7 @@ def add_play_command(sub: argparse._SubParsersAction[_P]) -> None:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    make_bot(args.hint_bot)  # a bad hint spec fails before the game starts
+    make_bot(args.hint_bot, trusted=True)  # a bad hint spec fails before the game starts
     session, notice = _session(args)
     clear = not args.no_clear and out.isatty() and os.environ.get("TERM", "") != "dumb"
     if sys.stdin.isatty():

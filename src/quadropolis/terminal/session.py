@@ -29,10 +29,13 @@ class UndoError(QuadropolisError):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """Who plays a seat: a human (``bot is None``) or a bot given by its spec."""
+    """Who plays a seat: a human (``bot is None``) or a bot given by its spec. ``trusted``:
+    the spec was typed on the command line, so its budget may exceed the caps that apply to
+    specs read from saved games (:func:`quadropolis.bots.make_bot`)."""
 
     name: str
     bot: str | None = None
+    trusted: bool = False
 
     @property
     def is_human(self) -> bool:
@@ -72,11 +75,11 @@ def make_seats(
     if len(names) > humans:
         raise ConfigError(f"{len(names)} names given for {humans} human seat(s)")
     for spec in bots:
-        make_bot(spec)  # fail early, with the bot module's message
+        make_bot(spec, trusted=True)  # fail early, with the bot module's message
     human_seats = [Seat(names[i].strip() if i < len(names) else f"Player {i + 1}") for i in range(humans)]
     if any(not s.name for s in human_seats):
         raise ConfigError("a player's name cannot be empty")
-    bot_seats = [Seat(bot_label(spec), spec.strip()) for spec in bots]
+    bot_seats = [Seat(bot_label(spec), spec.strip(), trusted=True) for spec in bots]
     return unique_names(bot_seats + human_seats if bots_first else human_seats + bot_seats)
 
 
@@ -87,7 +90,7 @@ def unique_names(seats: Iterable[Seat]) -> list[Seat]:
     for s in seats:
         n = seen.get(s.name, 0) + 1
         seen[s.name] = n
-        out.append(s if n == 1 else Seat(f"{s.name} ({n})", s.bot))
+        out.append(s if n == 1 else Seat(f"{s.name} ({n})", s.bot, s.trusted))
     return out
 
 
@@ -205,14 +208,15 @@ class PlaySession:
             spec = self.seats[seat].bot
             if spec is None:
                 raise ValueError(f"seat {seat} ({self.seats[seat].name}) is not a bot")
-            bot = self._bots[seat] = make_bot(spec)
+            bot = self._bots[seat] = make_bot(spec, trusted=self.seats[seat].trusted)
             self._rngs[seat] = bot_rng(self.config.seed, seat)
         return bot
 
     def hint_bot(self, spec: str) -> Bot:
+        """The hint bot ``spec`` (from the command line, so trusted with its budget)."""
         bot = self._hint_bots.get(spec)
         if bot is None:
-            bot = self._hint_bots[spec] = make_bot(spec)
+            bot = self._hint_bots[spec] = make_bot(spec, trusted=True)
         return bot
 
     def hint(self, spec: str = "hard") -> Move:
