@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from ..bots import Bot, BotError, bot_rng, make_bot, observe
@@ -35,7 +35,7 @@ class Seat:
 
     name: str
     bot: str | None = None
-    trusted: bool = False
+    trusted: bool = field(default=False, compare=False)  # how it was given, not who plays
 
     @property
     def is_human(self) -> bool:
