@@ -1,8 +1,10 @@
 """``quadropolis bench``: performance figures measured on one core, each the median of
 ``repeat`` runs. Sections: ``engine`` (:mod:`.engine`: playouts with exact scoring, scoring
 time, state memory and copy cost) and ``bots`` (:mod:`.bots`: MCTS simulations per second,
-time per move of each level). May import the standard library, the rules core and the public
-API of the application packages it measures."""
+time per move of each level). Workloads (:mod:`.report`): :data:`FULL`, what the README's
+figures measure, and :data:`QUICK`, a smoke run of a few seconds. Figures are measured here
+only (never in timed unit tests). May import the standard library, the rules core and the
+public API of the application packages it measures."""
 
 from __future__ import annotations
 
@@ -11,22 +13,29 @@ from collections.abc import Callable
 from typing import Any, Final, TextIO
 
 from . import bots, engine
-from .report import Report
+from .report import FULL, QUICK, Report, Workload
 
-SECTIONS: Final[dict[str, Callable[[Report, int, bool], None]]] = {"engine": engine.run, "bots": bots.run}
+SECTIONS: Final[dict[str, Callable[[Report, int, Workload], None]]] = {
+    "engine": engine.run,
+    "bots": bots.run,
+}
 
 
 def run_benchmarks(
     out: TextIO,
-    repeat: int = 5,
+    repeat: int | None = None,
     quick: bool = False,
     as_json: bool = False,
     sections: tuple[str, ...] = tuple(SECTIONS),
 ) -> dict[str, Any]:
-    """Run the named sections, writing one line per figure to ``out`` (or, with ``as_json``,
-    one JSON object at the end); returns ``{key: {"value", "unit"}}``. ``repeat`` ≥ 1."""
-    if repeat < 1:
-        raise ValueError(f"repeat must be at least 1, got {repeat}")
+    """Run the named sections with the :data:`FULL` workload (:data:`QUICK` with ``quick``),
+    writing one line per figure to ``out`` (or, with ``as_json``, one JSON object at the end);
+    returns ``{key: {"value", "unit"}}``. ``repeat`` ≥ 1, default the workload's (5 full,
+    1 quick)."""
+    work = QUICK if quick else FULL
+    runs = work.repeat if repeat is None else repeat
+    if runs < 1:
+        raise ValueError(f"repeat must be at least 1, got {runs}")
     figures: dict[str, Any] = {}
 
     def report(key: str, value: float, unit: str, label: str) -> None:
@@ -36,12 +45,13 @@ def run_benchmarks(
             out.flush()
 
     if not as_json:
-        out.write(f"quadropolis bench (median of {repeat} run(s), one core unless noted)\n")
+        kind = "quick smoke run, not comparable with a full run; " if quick else ""
+        out.write(f"quadropolis bench ({kind}median of {runs} run(s), one core unless noted)\n")
     for name in sections:
-        SECTIONS[name](report, repeat, quick)
+        SECTIONS[name](report, runs, work)
     if as_json:
         out.write(json.dumps(figures) + "\n")
     return figures
 
 
-__all__ = ["SECTIONS", "run_benchmarks"]
+__all__ = ["FULL", "QUICK", "SECTIONS", "Workload", "run_benchmarks"]

@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 from ..bots import LEVELS, make_bot, observe, search
 from ..config import GameConfig
 from ..rules import apply_unchecked, legal_moves, new_game
 from ..state import TAKE, GameState
 from ..tiles import ROUNDS, Mode
-from .report import PLAYOUT_CASES, Report
+from .report import PLAYOUT_CASES, Report, Workload
 
 
 def _position(mode: Mode, players: int, actions: int, seed: int) -> GameState:
@@ -39,14 +40,18 @@ def mcts_simulations_per_second(mode: Mode, players: int, seconds: float, seed: 
         n = max(n * 2, int(n * seconds / max(dt, 1e-3) * 1.1))
 
 
-def level_move_times(level: str, positions: int, mode: Mode = Mode.CLASSIC, players: int = 2) -> list[float]:
+def level_move_times(
+    level: str, positions: int | Sequence[int], mode: Mode = Mode.CLASSIC, players: int = 2
+) -> list[float]:
     """Seconds per move of a difficulty level (as players get it: ``make_bot(level)``) over
-    take decisions in positions spread over a game of ``mode`` with ``players``."""
+    take decisions in positions spread over a game of ``mode`` with ``players``: position
+    ``i`` follows ``7 i`` random actions (seed ``i``); ``positions`` is their number (``i``
+    from 0) or the list of ``i``."""
     bot = make_bot(level)
     times = []
     try:
         actions = 8 * players * ROUNDS[mode]  # a take and a build per turn, 4 turns a round
-        for i in range(positions):
+        for i in range(positions) if isinstance(positions, int) else positions:
             state = _position(mode, players, (i * 7) % (actions - 4), seed=i)
             while state.phase != TAKE:
                 moves = legal_moves(state)
@@ -61,8 +66,8 @@ def level_move_times(level: str, positions: int, mode: Mode = Mode.CLASSIC, play
     return times
 
 
-def run(report: Report, repeat: int, quick: bool) -> None:
-    seconds = 0.3 if quick else 2.0
+def run(report: Report, repeat: int, work: Workload) -> None:
+    seconds = work.mcts_seconds
     for mode, players in PLAYOUT_CASES:
         runs = [mcts_simulations_per_second(mode, players, seconds, seed=r) for r in range(repeat)]
         report(
@@ -71,7 +76,7 @@ def run(report: Report, repeat: int, quick: bool) -> None:
             "sims/s",
             f"MCTS simulations per core, {mode.value} {players} players",
         )
-    positions = 2 if quick else 8
+    positions = work.level_positions
     for mode, players in PLAYOUT_CASES:
         for level in LEVELS:
             medians = [

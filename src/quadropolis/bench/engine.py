@@ -16,7 +16,7 @@ from ..playout import random_playout
 from ..rules import apply_unchecked, legal_moves, new_game
 from ..scoring import score_city
 from ..tiles import Mode
-from .report import PLAYOUT_CASES, Report
+from .report import PLAYOUT_CASES, Report, Workload
 
 
 def playouts_per_second(mode: Mode, players: int, seconds: float, seed: int = 0) -> float:
@@ -80,8 +80,8 @@ def state_memory() -> tuple[int, float]:
     return round(per_state), per_copy
 
 
-def run(report: Report, repeat: int, quick: bool) -> None:
-    seconds = 0.3 if quick else 2.0
+def run(report: Report, repeat: int, work: Workload) -> None:
+    seconds = work.playout_seconds
     for mode, players in PLAYOUT_CASES:
         runs = [playouts_per_second(mode, players, seconds, seed=1000 * r) for r in range(repeat)]
         report(
@@ -90,7 +90,7 @@ def run(report: Report, repeat: int, quick: bool) -> None:
             "games/s",
             f"random playouts, {mode.value} {players} players (with scoring)",
         )
-    n = 100 if quick else 1000
+    n = work.scoring_cities
     for mode in (Mode.EXPERT, Mode.CLASSIC):
         medians, p99s, maxima = [], [], []
         for _ in range(repeat):
