@@ -83,6 +83,19 @@ def test_json_nested_a_thousand_deep_is_one_error_line(
     )
 
 
+@pytest.mark.parametrize("content", [DEEP, HUGE_INT])
+def test_play_load_of_deep_json_or_a_huge_integer_is_one_error_line(
+    content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "saved.json"
+    f.write_text(content)
+    code, _, err = run(capsys, "play", "--load", str(f))
+    assert code == 1
+    line = one_error_line(err)
+    assert line.startswith(f"quadropolis play: error: {f}: line 1: ")
+    assert "nested deeper" in line or "digits" in line
+
+
 def test_deep_nesting_inside_a_pretty_printed_document_names_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

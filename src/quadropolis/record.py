@@ -16,6 +16,8 @@ from .rules import apply_unchecked, explain_illegal, new_game
 from .state import GameState
 
 FORMAT: Final = "quadropolis-game/1"
+#: A record's ``seats`` entry for a human: ``human:NAME``; any other entry is a bot spec.
+HUMAN_PREFIX: Final = "human:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,3 +179,24 @@ def _quote_list(v: Any) -> str:
     if isinstance(v, list) and len(v) <= 4 and all(type(x) is int and abs(x) <= _RESULT_MAX for x in v):
         return str(v)
     return quote(v)
+
+
+def seat_label(entry: str) -> str:
+    """How a record's ``seats`` entry is shown: ``human:NAME`` gives NAME, a bot spec gives
+    ``Bot SPEC``; one line of printable text (no line breaks or terminal escapes from a
+    file), empty when nothing printable is left."""
+    if entry.startswith(HUMAN_PREFIX):
+        name = entry[len(HUMAN_PREFIX) :]
+    else:
+        name = f"Bot {entry.strip()}" if entry.strip() else ""
+    return " ".join("".join(c if c.isprintable() else " " for c in name).split())
+
+
+def unique_labels(labels: Iterable[str]) -> list[str]:
+    """The labels with repeats told apart by a suffix: ``Bot greedy``, ``Bot greedy (2)``."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return out

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..bots import BOT_NAMES, LEVELS, make_bot
-from ..cli.options import add_variant_options
+from ..cli.options import RULES_EPILOG, add_variant_options
 from ..config import GameConfig
 from ..tiles import Mode
 from .report import (
@@ -64,7 +64,9 @@ def _epilog() -> str:
         "category, think_seconds, decisions).\n\n"
         "example:\n"
         "  quadropolis arena --players 4 --games 400 --seed 1 --bot hard --bot greedy "
-        "--bot greedy --bot greedy --out results.json --plot scores.png"
+        "--bot greedy --bot greedy --out results.json --plot scores.png\n\n"
+        "seats are numbered from 0 in the output files (as in game records)\n"
+        f"{RULES_EPILOG}"
     )
 
 

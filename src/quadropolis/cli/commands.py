@@ -23,7 +23,7 @@ from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import outcome
 from ..playout import random_playout
-from ..record import GameRecord, replay
+from ..record import GameRecord, replay, seat_label, unique_labels
 from ..render import render_city, render_legend, render_placement, render_score_sheet, render_state
 from ..scoring import score_city
 from ..tiles import Mode
@@ -31,7 +31,6 @@ from .io import Document, read_documents
 from .options import CliError, clip, one_line
 
 #: How a game record names a human seat (``"human:Alice"``); any other seat is a bot spec.
-HUMAN_PREFIX: Final = "human:"
 #: Longest seat name shown (names come from record files).
 NAME_LIMIT: Final = 24
 
@@ -143,26 +142,16 @@ def default_names(players: int) -> list[str]:
 
 
 def seat_names(record: GameRecord) -> list[str]:
-    """How each seat of a record is shown: its ``seats`` entry (``human:NAME``: NAME; a bot
-    spec: ``Bot SPEC``), else ``Player N``; repeated names get a suffix (``Bot greedy (2)``).
-    Names are clipped to :data:`NAME_LIMIT` characters; no bot is built from the spec."""
+    """How each seat of a record is shown: its ``seats`` entry (:func:`quadropolis.record.seat_label`),
+    else ``Player N``; repeated names get a suffix (``Bot greedy (2)``). Names are clipped to
+    :data:`NAME_LIMIT` characters; no bot is built from the spec."""
     names = default_names(record.config.players)
     if record.seats is not None:
         for p, seat in enumerate(record.seats):
-            if seat.startswith(HUMAN_PREFIX):
-                name = seat[len(HUMAN_PREFIX) :].strip()
-            else:
-                name = f"Bot {seat.strip()}" if seat.strip() else ""
-            # One line of printable text: no line breaks or terminal escapes from the file.
-            name = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+            name = seat_label(seat)
             if name:
                 names[p] = clip(name, NAME_LIMIT)
-    seen: dict[str, int] = {}
-    unique = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        unique.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return unique
+    return unique_labels(names)
 
 
 _PLAYER: Final = re.compile(r"\bplayer (\d+)\b")

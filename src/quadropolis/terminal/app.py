@@ -21,7 +21,7 @@ from typing import Final, TextIO, TypeVar
 
 from ..bots import LEVELS, Bot, make_bot
 from ..city import GEOMETRY
-from ..cli.options import add_variant_options
+from ..cli.options import RULES_EPILOG, CliError, add_variant_options, load_json_text
 from ..config import GameConfig
 from ..errors import NotationError, QuadropolisError, RecordError
 from ..moves import Move
@@ -77,6 +77,7 @@ def add_play_command(sub: argparse._SubParsersAction[_P]) -> None:
             "other way), and seat 1 holds the mayor in round 1. On your turn choose a move by number or "
             f"type it (3L4, r2c3, discard); 'help' lists the commands. Bot levels: {levels}."
         ),
+        epilog=RULES_EPILOG,
     )
     p.add_argument("--mode", choices=["classic", "expert"], default=None, help="game mode (default classic)")
     p.add_argument("--players", type=int, choices=[2, 3, 4], default=None, help="number of seats (default 2)")
@@ -169,9 +170,9 @@ def load_record(path: str) -> GameRecord:
     except (OSError, UnicodeDecodeError) as e:
         raise PlayError(f"{path}: cannot read ({e})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PlayError(f"{path}: invalid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        data = load_json_text(text, path)  # bounded: no recursion or int-size traceback
+    except CliError as e:
+        raise PlayError(str(e)) from None
     try:
         return GameRecord.from_json(data)
     except RecordError as e:

@@ -7,20 +7,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
 
 from ..bots import Bot, BotError, bot_rng, make_bot, observe
 from ..config import GameConfig
 from ..errors import ConfigError, QuadropolisError
 from ..moves import Move, Take
 from ..outcome import Outcome, outcome
-from ..record import GameRecord, replay
+from ..record import HUMAN_PREFIX, GameRecord, replay, seat_label, unique_labels
 from ..rules import apply, describe_move, explain_illegal, legal_moves, new_game
 from ..state import GameState
 from ..undo import check_undo, last_action_start
 
 #: How a human seat is named in a game record's ``seats`` (``"human:Alice"``).
-HUMAN_PREFIX: Final = "human:"
 
 
 class UndoError(QuadropolisError):
@@ -59,8 +57,8 @@ class Seat:
 
 
 def bot_label(spec: str) -> str:
-    """How a bot is named on screen: ``Bot hard``."""
-    return f"Bot {spec.strip()}"
+    """How a bot is named on screen: ``Bot hard`` (as any record's seat is shown)."""
+    return seat_label(spec)
 
 
 def make_seats(
@@ -85,13 +83,9 @@ def make_seats(
 
 def unique_names(seats: Iterable[Seat]) -> list[Seat]:
     """The seats with repeated names told apart by a suffix: ``Bot greedy``, ``Bot greedy (2)``."""
-    out: list[Seat] = []
-    seen: dict[str, int] = {}
-    for s in seats:
-        n = seen.get(s.name, 0) + 1
-        seen[s.name] = n
-        out.append(s if n == 1 else Seat(f"{s.name} ({n})", s.bot, s.trusted))
-    return out
+    seats = list(seats)
+    names = unique_labels(s.name for s in seats)
+    return [s if s.name == n else Seat(n, s.bot, s.trusted) for s, n in zip(seats, names, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
