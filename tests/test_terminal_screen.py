@@ -220,3 +220,15 @@ def test_builds_that_lower_the_projection_say_why() -> None:
     park = _take(new_game(GameConfig(players=2, seed=3)), "PKT")
     assert all(not g.why for g in choices(park))
     assert TILES[park.pending_tile].kind.type is BuildingType.PARK
+
+
+def test_tile_text_follows_the_all_parks_absorb_variant() -> None:
+    """§6 variant: a playground gives no inhabitant, so the tile is not announced with one."""
+    from quadropolis import GameConfig
+    from quadropolis.buildings import BuildingType
+    from quadropolis.terminal.screen import tile_text
+    from quadropolis.tiles import TILES
+
+    tid = next(t.id for t in TILES if t.kind.type is BuildingType.PARK and not t.kind.tree)
+    assert tile_text(tid).endswith("playground, +1 inhabitant")
+    assert tile_text(tid, GameConfig(all_parks_absorb=True)).endswith("playground")

@@ -26,7 +26,7 @@ Tile codes (construction site and cities):
         T1* = the tile with the mayor (R10). City: T3 = a stack of 3 floors
   S     shop                     P     public service (P+2: 2 VP printed)
   Kt    tree park (absorbs 1 unused energy)
-  Kp    playground (gives 1 inhabitant, absorbs nothing, R11)
+  Kp    playground (gives 1 inhabitant, absorbs nothing, R11; see §6 variant)
   F     factory                  H     harbor (H+1: 1 VP printed)
   O     office tower (Expert; O3 = a stack of 3 floors)
   M     monument (Expert)

@@ -44,6 +44,12 @@ _TILE_GAIN: Final = tuple(
 _TILE_MAYOR: Final = tuple(t.kind.mayor for t in TILES)
 
 
+def tile_gain(config: GameConfig, tid: int) -> tuple[int, int]:
+    """(inhabitants, energy) that tile ``tid`` gives when built in a game of ``config``
+    (R11, or none for a park in the §6 variant ``all_parks_absorb``)."""
+    return _TILE_GAIN[config.all_parks_absorb][tid]
+
+
 def new_game(config: GameConfig | None = None) -> GameState:
     """A new game: round 1 laid out from the seed (R4), the mayor with ``first_player``."""
     return new_state(config or GameConfig())

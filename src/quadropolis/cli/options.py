@@ -48,7 +48,8 @@ def add_variant_options(p: argparse.ArgumentParser, *, urbanist: bool = True, de
         "--all-parks-absorb",
         action="store_true",
         default=False if defaults else None,
-        help="variant: every park absorbs one energy",
+        help="variant (the literal rulebook reading): every park absorbs one energy "
+        "and a playground gives no inhabitant",
     )
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..buildings import BuildingType
 from ..city import GEOMETRY
+from ..config import GameConfig
 from ..moves import Build, Move, Take
 from ..outcome import Outcome, projected_score
 from ..render import (
@@ -38,7 +39,7 @@ from ..render import (
     render_site,
     tile_label,
 )
-from ..rules import apply_unchecked, legal_moves
+from ..rules import apply_unchecked, legal_moves, tile_gain
 from ..scoring import CATEGORIES, CityScore
 from ..site import DESIGNATED, square_name
 from ..state import PLACE, GameState
@@ -77,19 +78,21 @@ RULES_WHERE = "docs/rules.md in the quadropolis repository\n  (rulings R1–R16 
 _GAP = "   "
 
 
-def tile_text(tid: int) -> str:
-    """A tile in words: ``T2 tower block, +2 inhabitants``; ``PS2 public service, 2 VP``."""
+def tile_text(tid: int, config: GameConfig | None = None) -> str:
+    """A tile in words: ``T2 tower block, +2 inhabitants``; ``PS2 public service, 2 VP``.
+    What the tile gives follows the game's variants (``config``; default: none)."""
     k = TILES[tid].kind
+    inhabitants, energy = tile_gain(config or GameConfig(), tid)
     words = _TYPE_WORDS[k.type]
     if k.type is BuildingType.PARK:
         words = "tree park" if k.tree else "playground"
     if k.mayor:
         words += " with the mayor"
     gains = []
-    if k.inhabitants:
-        gains.append(f"+{k.inhabitants} inhabitant{'s' if k.inhabitants > 1 else ''}")
-    if k.energy:
-        gains.append(f"+{k.energy} energy")
+    if inhabitants:
+        gains.append(f"+{inhabitants} inhabitant{'s' if inhabitants > 1 else ''}")
+    if energy:
+        gains.append(f"+{energy} energy")
     if k.vp:
         gains.append(f"{k.vp} VP printed")
     return f"{k.code} {words}" + (", " + " ".join(gains) if gains else "")
@@ -265,7 +268,7 @@ def choices(state: GameState) -> list[ChoiceGroup]:
         elif state.face_down >> q & 1:
             what, code = "face-down tile: takes nothing", "##"
         else:
-            what, code = "takes " + tile_text(tid), tile_label(tid)
+            what, code = "takes " + tile_text(tid, state.config), tile_label(tid)
         opts = []
         for m in by_square[q]:
             n += 1
@@ -521,7 +524,8 @@ def task_line(session: PlaySession) -> str:
         if btype in GEOMETRY[s.config.mode].max_floors:  # it stacks
             word = _TYPE_WORDS[btype]
             where += f", or on {_a(word)} there or where it becomes floor {n}"
-        return f"{name}: build {tile_text(s.pending_tile)} (architect #{n}: {where}, {rule}) or discard it"
+        tile = tile_text(s.pending_tile, s.config)
+        return f"{name}: build {tile} (architect #{n}: {where}, {rule}) or discard it"
     return f"{name}: take a building - put one of your architects in a free slot"
 
 
