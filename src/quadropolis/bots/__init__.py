@@ -21,6 +21,7 @@ from typing import Final
 
 from ..errors import ConfigError, quote
 from ..tiles import Mode
+from .analysis import Analysis, Candidate, analyse, analysis_seed
 from .base import Bot, determinize, observe
 from .match import BotError, MatchResult, bot_rng, play_match
 from .mcts import DEFAULT_HORIZON, MCTSBot, search
@@ -156,13 +157,17 @@ __all__ = [
     "BOT_NAMES",
     "BUDGET_CAPS",
     "LEVELS",
+    "Analysis",
     "Bot",
     "BotError",
+    "Candidate",
     "EpsilonGreedyBot",
     "GreedyBot",
     "MCTSBot",
     "MatchResult",
     "RandomBot",
+    "analyse",
+    "analysis_seed",
     "bot_rng",
     "determinize",
     "make_bot",

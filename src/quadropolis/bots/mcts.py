@@ -67,23 +67,25 @@ class Node:
         self.w = [0.0] * players
 
 
-def reward(state: GameState, credit: float = DEFAULT_CREDIT) -> list[float]:
-    """Per-player reward of a finished or truncated game: half the win share, half a squashed
-    margin against the best other player. A finished game is valued by its outcome (exact
-    optimal scores, R12; winners by R13, ties shared). A truncated one by each city's exact
-    optimal score as it stands plus ``credit`` VP per unused inhabitant or energy unit
-    (:data:`DEFAULT_CREDIT`); the best value wins there."""
+def evaluate(state: GameState, credit: float = DEFAULT_CREDIT) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """(value per player, winners) of a finished or truncated game. A finished game is valued
+    by its outcome (exact optimal scores, R12; winners by R13, ties shared). A truncated one
+    by each city's exact optimal score as it stands plus ``credit`` VP per unused inhabitant
+    or energy unit (:data:`DEFAULT_CREDIT`); the best value wins there."""
     out = outcome(state)
-    values: tuple[float, ...]
     if state.phase == OVER:
-        values, winners = out.totals, out.winners
-    else:
-        values = tuple(
-            s.total + credit * (s.placement.unused_inhabitants + s.placement.unused_energy)
-            for s in out.scores
-        )
-        top = max(values)
-        winners = tuple(p for p, v in enumerate(values) if v == top)
+        return tuple(float(t) for t in out.totals), out.winners
+    values = tuple(
+        s.total + credit * (s.placement.unused_inhabitants + s.placement.unused_energy) for s in out.scores
+    )
+    top = max(values)
+    return values, tuple(p for p, v in enumerate(values) if v == top)
+
+
+def reward(state: GameState, credit: float = DEFAULT_CREDIT) -> list[float]:
+    """Per-player reward of a finished or truncated game (:func:`evaluate`): half the win
+    share, half a squashed margin against the best other player."""
+    values, winners = evaluate(state, credit)
     share = 1.0 / len(winners)
     res = []
     for p, t in enumerate(values):
@@ -103,10 +105,13 @@ def search(
     pw_alpha: float = 0.5,
     horizon: int | None = None,
     credit: float = DEFAULT_CREDIT,
+    root_stats: dict[str, list[float]] | None = None,
 ) -> dict[str, int]:
     """Run one tree; returns visit counts of the root's children by move notation.
     ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
-    game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`."""
+    game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`.
+    ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum]``
+    for the player to move at the root (what the analysis shows); the search is the same."""
     rng = random.Random(seed)
     if horizon is None:
         horizon = DEFAULT_HORIZON[root_state.config.mode]
@@ -163,12 +168,27 @@ def search(
         while s.phase == PLACE:  # a building in hand is built (or discarded) before evaluation
             apply_unchecked(s, rollout_move(s, rng))
         r = reward(s, credit)
+        if root_stats is not None and len(path) > 1:
+            _record_root(root_stats, root, path[1], s, credit)
         for nd in path:
             nd.n += 1
             w = nd.w
             for i in range(players):
                 w[i] += r[i]
     return {str(m): ch.n for m, ch in root.children}
+
+
+def _record_root(
+    stats: dict[str, list[float]], root: Node, child: Node, leaf: GameState, credit: float
+) -> None:
+    """Add one iteration's outcome, as the root player sees it, to ``stats`` of its move."""
+    move = next(str(m) for m, ch in root.children if ch is child)
+    values, winners = evaluate(leaf, credit)
+    me = root.player
+    entry = stats.setdefault(move, [0.0, 0.0, 0.0])
+    entry[0] += 1
+    entry[1] += 1.0 / len(winners) if me in winners else 0.0
+    entry[2] += values[me]
 
 
 def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, Any]]) -> dict[str, int]:
