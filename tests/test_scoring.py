@@ -12,10 +12,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quadropolis import scoring_solver as solver
 from quadropolis.buildings import BuildingType as BT
 from quadropolis.city import GEOMETRY, Building, City
 from quadropolis.citygen import expert_corpus, random_city
-from quadropolis.scoring import CATEGORIES, CityScore, Placement, score_city
+from quadropolis.scoring import (
+    CATEGORIES,
+    DISTRICT_VP,
+    FACTORY_PAIR_VP,
+    MONUMENT_VP,
+    OFFICE_VP,
+    PARK_VP,
+    RUN_VP,
+    SHOP_VP,
+    TOWER_VP,
+    CityScore,
+    Placement,
+    evaluate,
+    score_city,
+)
 from quadropolis.tiles import Mode
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -408,6 +423,77 @@ def test_json_uses_square_names() -> None:
     assert j["placement"]["customers"] == {"r1c1": 1}
     assert list(j["breakdown"]) == list(CATEGORIES)
     assert Placement((), (), (), (), 0, 0).to_json(c.geometry)["removed"] == []
+
+
+# ---------------------------------------------------------------------------------------
+# evaluate: scoring a given placement, and rejecting infeasible ones.
+
+
+def test_evaluate_rescores_the_optimal_placement() -> None:
+    c = city(X, {"r1c1": OT(2), "r1c2": OT(2), "r2c1": TREE, "r1c3": S, "r2c3": F}, 4, 3)
+    res = score_city(c)
+    assert evaluate(c, res.placement) == res
+
+
+@pytest.mark.parametrize(
+    ("placement", "problem"),
+    [
+        (Placement((0,), (), (), (), 0, 0), "no building to activate"),  # a park
+        (Placement((), ((1, 1),), (), (1,), 0, 1), "bad customers"),  # shop not activated
+        (Placement((1,), ((1, 5),), (), (), 0, 0), "bad customers"),  # above the Classic cap
+        (Placement((1,), (), (), (), 0, 0), "resource counts"),  # 1 inhabitant unaccounted
+        (Placement((1,), ((1, 1),), (0, 0), (), 0, 0), "no park that absorbs|more absorbing"),
+    ],
+)
+def test_evaluate_rejects_infeasible_placements(placement: Placement, problem: str) -> None:
+    c = city(C, {"r1c1": PLAY, "r1c2": S}, inhabitants=1, energy=1)
+    with pytest.raises(ValueError, match=problem):
+        evaluate(c, placement)
+
+
+def test_vp_tables_are_still_exported_by_scoring() -> None:
+    # Their home is scoring_tables; bots and other callers import them from scoring.
+    assert TOWER_VP[4] == 10 and SHOP_VP[4] == 7 and OFFICE_VP[3][2] == 5
+    assert RUN_VP[3] == 7 and PARK_VP[2] == 4 and DISTRICT_VP[2] == 5
+    assert FACTORY_PAIR_VP[BT.HARBOR] == 3 and MONUMENT_VP[BT.PARK] == 5
+
+
+# ---------------------------------------------------------------------------------------
+# The solver's phases keep the contracts their docstrings state (scoring_solver).
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_solver_phase_contracts(seed: int) -> None:
+    rng = random.Random(seed)
+    for i in range(150):
+        mode = (C, X)[i % 2]
+        c = random_city(rng, mode)
+        bd = solver.classify(c, all_parks_absorb=False)
+        st = bd.state
+        # phase 1: parks and monuments forced, empty squares off, all-or-nothing classes
+        for s, b in enumerate(c.buildings):
+            if b is None:
+                assert st[s] == solver.OFF
+            elif b.type in (BT.PARK, BT.MONUMENT):
+                assert st[s] == solver.FORCED
+        for t in (BT.PUBLIC_SERVICE, BT.OFFICE_TOWER):
+            assert len({st[s] for s in bd.squares[t]}) <= 1
+        forced = [c.buildings[s] for s in range(len(st)) if st[s] == solver.FORCED]
+        assert bd.n_forced == len(forced)
+        uses_e = (BT.TOWER_BLOCK, BT.SHOP, BT.OFFICE_TOWER)
+        assert bd.e_forced == sum(1 for b in forced if b is not None and b.type in uses_e)
+        assert bd.e_forced <= c.energy and bd.i_forced <= c.inhabitants
+        # phase 2: every candidate is a hub or in exactly one class, classes hold candidates
+        se = solver.settle(bd)
+        classes = [se.ps, se.h_int, se.to_t, se.to_o, se.t_const, se.shops, se.i_const, se.hubs]
+        members = [s for cl in classes for s in cl]
+        assert sorted(members) == [s for s in range(len(st)) if st[s] == solver.CANDIDATE]
+        # phases 3-6: forced buildings stay active, off ones are never activated
+        gr = solver.build_groups(bd, se)
+        active = solver.activation(bd, se, gr, solver.solve(bd, se, gr))
+        for s in range(len(st)):
+            if st[s] != solver.CANDIDATE:
+                assert active[s] == (st[s] == solver.FORCED)
 
 
 # ---------------------------------------------------------------------------------------
