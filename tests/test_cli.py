@@ -238,6 +238,7 @@ def test_bench_quick_reports_every_figure_with_units(capsys: pytest.CaptureFixtu
     figures = json.loads(out)
     for key in ("playouts_classic_2p", "playouts_classic_4p", "playouts_expert_2p", "playouts_expert_4p"):
         assert figures[key]["unit"] == "games/s" and figures[key]["value"] > 0
+        assert figures[key + "_cpu"]["unit"] == "games/cpu-s" and figures[key + "_cpu"]["value"] > 0
     assert figures["score_expert_median"]["unit"] == "ms"
     assert figures["score_expert_p99"]["value"] >= figures["score_expert_median"]["value"]
     assert figures["state_bytes"]["unit"] == "bytes" and figures["state_bytes"]["value"] > 0
