@@ -486,8 +486,7 @@ def bench_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, Any]]:
 
         return run_section
 
-    monkeypatch.setitem(bench.SECTIONS, "engine", section("engine"))
-    monkeypatch.setitem(bench.SECTIONS, "bots", section("bots"))
+    monkeypatch.setattr(bench, "section", section)
     return calls
 
 

@@ -1,24 +1,38 @@
 """``quadropolis bench``: performance figures measured on one core, each the median of
 ``repeat`` runs. Sections: ``engine`` (:mod:`.engine`: playouts with exact scoring, scoring
 time, state memory and copy cost) and ``bots`` (:mod:`.bots`: MCTS simulations per second,
-time per move of each level). Workloads (:mod:`.report`): :data:`FULL`, what the README's
+time per move of each level), run by default; ``envs`` (:mod:`.envs`: the RL adapters' moves
+per second beside the raw engine's; needs the ``rl`` extra), only when named. A section's
+module is imported only when it runs, so a missing extra never breaks the others.
+Workloads (:mod:`.report`): :data:`FULL`, what the README's
 figures measure, and :data:`QUICK`, a smoke run of a few seconds. Figures are measured here
 only (never in timed unit tests). May import the standard library, the rules core and the
 public API of the application packages it measures."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable
-from typing import Any, Final, TextIO
+from typing import Any, Final, TextIO, cast
 
-from . import bots, engine
 from .report import FULL, QUICK, Report, Workload
 
-SECTIONS: Final[dict[str, Callable[[Report, int, Workload], None]]] = {
-    "engine": engine.run,
-    "bots": bots.run,
+#: Every section, by name: what it measures (each is the module ``quadropolis.bench.NAME``
+#: with a ``run(report, repeat, work)`` function).
+SECTIONS: Final[dict[str, str]] = {
+    "engine": "random playouts, optimal scoring, state memory and copy cost",
+    "bots": "MCTS simulations/s, time per move of each level",
+    "envs": "RL adapters' moves/s beside the raw engine's (needs the rl extra)",
 }
+#: The sections run when none is named.
+DEFAULT_SECTIONS: Final = ("engine", "bots")
+
+
+def section(name: str) -> Callable[[Report, int, Workload], None]:
+    """The ``run`` function of section ``name`` (imported now)."""
+    module = importlib.import_module(f"{__name__}.{name}")
+    return cast(Callable[[Report, int, Workload], None], module.run)
 
 
 def run_benchmarks(
@@ -26,7 +40,7 @@ def run_benchmarks(
     repeat: int | None = None,
     quick: bool = False,
     as_json: bool = False,
-    sections: tuple[str, ...] = tuple(SECTIONS),
+    sections: tuple[str, ...] = DEFAULT_SECTIONS,
 ) -> dict[str, Any]:
     """Run the named sections with the :data:`FULL` workload (:data:`QUICK` with ``quick``),
     writing one line per figure to ``out`` (or, with ``as_json``, one JSON object at the end);
@@ -48,10 +62,10 @@ def run_benchmarks(
         kind = "quick smoke run, not comparable with a full run; " if quick else ""
         out.write(f"quadropolis bench ({kind}median of {runs} run(s), one core unless noted)\n")
     for name in sections:
-        SECTIONS[name](report, runs, work)
+        section(name)(report, runs, work)
     if as_json:
         out.write(json.dumps(figures) + "\n")
     return figures
 
 
-__all__ = ["FULL", "QUICK", "SECTIONS", "Workload", "run_benchmarks"]
+__all__ = ["DEFAULT_SECTIONS", "FULL", "QUICK", "SECTIONS", "Workload", "run_benchmarks", "section"]

@@ -123,8 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
         "sections",
         nargs="*",
         metavar="SECTION",
-        help="engine (playouts, scoring, state) and/or bots (MCTS simulations/s, time per move "
-        "of each level); default: both",
+        help="engine (playouts, scoring, state), bots (MCTS simulations/s, time per move of each "
+        "level), envs (RL adapters' moves/s beside the engine's; needs the rl extra); "
+        "default: engine and bots",
     )
     b.add_argument(
         "--repeat", type=positive_int, default=None, help="runs per figure (default 5; 1 with --quick)"

@@ -1,0 +1,465 @@
+"""Server figures (``quadropolis bench server``): N concurrent games played on loopback against
+a real server process, on SQLite and (when a PostgreSQL server is given) on PostgreSQL.
+
+Each game has one ``easy`` bot seat and 1-3 human seats; every human seat is its own
+websocket client, which waits for its turn, thinks (a random pause, 1 s on average), plays a
+uniformly random legal move against the version it saw, and times the move from sending it
+to receiving the state push of that version (bot thinking is never inside a measurement:
+only human moves are timed). Reported per database: games finished, moves stored per second
+(humans and bots), p50 / p99 / max latency, errors (error replies and failed connections),
+and, checked afterwards from the server's own records: moves acknowledged but missing (lost),
+moves applied without being acknowledged once (duplicated), and games whose
+``quadropolis-game/1`` record does not replay to the final state the clients saw.
+
+The server runs in its own process (``python -m quadropolis.server``, one bot worker); the
+clients run in this one, on one event loop. Both share the machine, so the latency includes
+the clients' own scheduling. ``repeat`` is not used: each run's percentiles are already over
+thousands of moves, and a run takes a minute or two.
+
+Environment: ``QUADROPOLIS_BENCH_GAMES`` (default 200, quick 6),
+``QUADROPOLIS_BENCH_THINK`` (mean think time in seconds, default 1.0, quick 0.05),
+``QUADROPOLIS_BENCH_POSTGRES_URL`` (or ``QUADROPOLIS_TEST_POSTGRES_URL``, as exported by
+``scripts/services.sh``): a PostgreSQL server on which a throwaway database is created.
+Needs the ``web`` extra (uvicorn brings ``websockets``). Run alone with
+``python -m quadropolis.bench.server --help``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..record import GameRecord, replay
+from .report import QUICK, Report, Workload
+
+GAMES_ENV = "QUADROPOLIS_BENCH_GAMES"
+THINK_ENV = "QUADROPOLIS_BENCH_THINK"
+POSTGRES_ENVS = ("QUADROPOLIS_BENCH_POSTGRES_URL", "QUADROPOLIS_TEST_POSTGRES_URL")
+
+
+@dataclass
+class Totals:
+    """What the clients saw, over every game."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    #: Per game: the acknowledged (version, seat, move) of its human seats.
+    acked: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
+    #: Per game: the last view the clients received.
+    final: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    games: int
+    finished: int
+    moves: int
+    seconds: float
+    latencies: list[float]
+    errors: int
+    lost: int
+    duplicated: int
+    replay_failures: int
+    #: CPU seconds of the server process and of its bot workers over the run.
+    server_cpu: float
+    bot_cpu: float
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+# --- the server process -------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Process:
+    """A running server: its base URL and process id."""
+
+    url: str
+    pid: int
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds used so far by process ``pid`` and by its children (its bot workers), read
+    from ``/proc`` (Linux); ``(nan, nan)`` elsewhere."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def used(stat: Path) -> tuple[int, float]:
+        fields = stat.read_text().rpartition(")")[2].split()
+        return int(fields[1]), (int(fields[11]) + int(fields[12])) / tick  # ppid, utime + stime
+
+    try:
+        own = used(Path(f"/proc/{pid}/stat"))[1]
+    except OSError:
+        return float("nan"), float("nan")
+    children = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent, seconds = used(stat)
+            if parent == pid:
+                children += seconds
+    return own, children
+
+
+@contextlib.contextmanager
+def server_process(database: str, log: Path) -> Iterator[Process]:
+    """A server on a free loopback port; stopped (SIGTERM) afterwards."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "quadropolis.server", "--port", str(port), "--database", database]
+    cmd += [
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        "--games-per-client",
+        "1000000",
+        "--bot-workers",
+        "1",
+    ]
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"{url}/api/health", timeout=1).read()
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+        yield Process(url, proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _http(method: str, url: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as reply:
+        return json.loads(reply.read())
+
+
+# --- the clients --------------------------------------------------------------------------
+
+
+class Seat:
+    """One human seat: a websocket connection, the latest view, and waiters on it."""
+
+    def __init__(self, ws: Any, seat: int) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.view: dict[str, Any] = {}
+        self.changed = asyncio.Event()
+        self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.arrived: dict[int, float] = {}
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "state":
+                version = message["version"]
+                self.arrived.setdefault(version, time.perf_counter())
+                if version >= self.view.get("version", -1):
+                    self.view = message["view"]
+                    self.changed.set()
+            elif kind in ("accepted", "error"):
+                await self.replies.put(message)
+
+    async def turn(self) -> dict[str, Any]:
+        """The view once it is this seat's turn or the game is over."""
+        while not (self.view and (self.view["status"] == "over" or self.view["to_move"] == self.seat)):
+            await self._change()
+        return self.view
+
+    async def version(self, n: int) -> dict[str, Any]:
+        """The view once it is at version ``n`` or later (or the game is over)."""
+        while not (self.view and (self.view["version"] >= n or self.view["status"] == "over")):
+            await self._change()
+        return self.view
+
+    async def _change(self) -> None:
+        self.changed.clear()
+        await self.changed.wait()
+
+
+async def _play_seat(seat: Seat, rng: random.Random, think: float, totals: Totals, game: str) -> None:
+    acked = totals.acked.setdefault(game, [])
+    while True:
+        view = await seat.turn()
+        if view["status"] == "over":
+            return
+        await asyncio.sleep(rng.uniform(0, 2 * think))
+        version = view["version"]
+        move = rng.choice(view["legal_moves"])
+        sent = time.perf_counter()
+        await seat.ws.send(json.dumps({"type": "move", "seat": seat.seat, "version": version, "move": move}))
+        reply = await seat.replies.get()
+        if reply["type"] != "accepted":
+            totals.errors += 1
+            await seat.version(version + 1)
+            continue
+        done = int(reply["version"])
+        await seat.version(done)
+        totals.latencies.append(seat.arrived[done] - sent)
+        acked.append((reply["version"], seat.seat, move))
+
+
+async def _play_game(base: str, index: int, think: float, totals: Totals) -> None:
+    import websockets
+
+    rng = random.Random(index)
+    players = (2, 3, 4)[index % 3]
+    bot = index % players
+    seats = [{"type": "bot", "level": "easy"} if s == bot else {"type": "human"} for s in range(players)]
+    humans = [s for s in range(players) if s != bot]
+    created = await asyncio.to_thread(
+        _http,
+        "POST",
+        f"{base}/api/games",
+        {"players": players, "seats": seats, "take": humans, "public": False},
+    )
+    game = created["game"]
+    ws_base = base.replace("http://", "ws://") + created["websocket"]
+    clients: list[Seat] = []
+    readers: list[asyncio.Task[None]] = []
+    try:
+        for p in created["seats"]:
+            ws = await websockets.connect(ws_base, max_size=2**22, open_timeout=60)
+            client = Seat(ws, p["seat"])
+            clients.append(client)
+            readers.append(asyncio.create_task(client.read()))
+            await ws.send(json.dumps({"type": "auth", "tokens": [p["token"]]}))
+        await asyncio.gather(
+            *(_play_seat(c, random.Random(rng.random()), think, totals, game) for c in clients)
+        )
+        totals.final[game] = clients[0].view
+    except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+        totals.errors += 1
+    finally:
+        for client in clients:
+            await client.ws.close()
+        for task in readers:
+            task.cancel()
+
+
+async def _play_all(base: str, games: int, think: float, totals: Totals) -> float:
+    """Play every game at once (their start spread over a second); the play's wall time."""
+    start = time.perf_counter()
+
+    async def staggered(i: int) -> None:
+        await asyncio.sleep(i / max(1, games))
+        await _play_game(base, i, think, totals)
+
+    await asyncio.gather(*(staggered(i) for i in range(games)))
+    return time.perf_counter() - start
+
+
+# --- checking afterwards ------------------------------------------------------------------
+
+
+def _check(base: str, totals: Totals) -> tuple[int, int, int, int]:
+    """(moves stored, lost, duplicated, replay failures) over every game played."""
+    moves = lost = duplicated = failures = 0
+    for game, acked in totals.acked.items():
+        history = _http("GET", f"{base}/api/games/{game}/moves")["history"]
+        moves += len(history)
+        stored = {h["version"]: (h["seat"], h["move"]) for h in history if h["by"] == "player"}
+        mine = {version: (seat, move) for version, seat, move in acked}
+        lost += sum(1 for v, sm in mine.items() if stored.get(v) != sm)
+        duplicated += sum(1 for v in stored if v not in mine)
+        duplicated += len(acked) - len(mine)
+        versions = [h["version"] for h in history]
+        if versions != list(range(1, len(versions) + 1)):
+            failures += 1
+            continue
+        try:
+            record = _http("GET", f"{base}/api/games/{game}/record")
+            final = replay(GameRecord.from_json(record))
+            body = final.to_json()
+            del body["config"], body["format"]
+            if body != totals.final.get(game, {}).get("state"):
+                failures += 1
+        except (urllib.error.URLError, ValueError):
+            failures += 1
+    return moves, lost, duplicated, failures
+
+
+def measure(database: str, games: int, think: float, log: Path) -> Outcome:
+    """Run the load on a fresh server over ``database`` and check every game afterwards."""
+    totals = Totals()
+    with server_process(database, log) as server:
+        cpu_before = cpu_seconds(server.pid)
+        seconds = _fast_loop()(_play_all(server.url, games, think, totals))
+        cpu_after = cpu_seconds(server.pid)
+        moves, lost, duplicated, failures = _check(server.url, totals)
+    finished = sum(1 for v in totals.final.values() if v.get("status") == "over")
+    failures += games - finished
+    server_cpu, bot_cpu = (after - before for after, before in zip(cpu_after, cpu_before, strict=True))
+    return Outcome(
+        games,
+        finished,
+        moves,
+        seconds,
+        totals.latencies,
+        totals.errors,
+        lost,
+        duplicated,
+        failures,
+        server_cpu,
+        bot_cpu,
+    )
+
+
+def _fast_loop() -> Callable[[Any], float]:
+    """``asyncio.run`` on uvloop when installed (uvicorn's standard extra brings it)."""
+    try:
+        import uvloop
+
+        return lambda coro: float(uvloop.run(coro))
+    except ImportError:
+        return lambda coro: float(asyncio.run(coro))
+
+
+# --- databases ----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def postgres_database(base_url: str) -> Iterator[str]:
+    """A throwaway database on the PostgreSQL server at ``base_url``."""
+    import psycopg
+
+    name = f"qbench_{secrets.token_hex(6)}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield base_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def postgres_server() -> str | None:
+    for env in POSTGRES_ENVS:
+        if os.environ.get(env):
+            return os.environ[env]
+    return None
+
+
+@contextlib.contextmanager
+def databases(which: str = "all") -> Iterator[list[tuple[str, str]]]:
+    """(name, URL) of each database to measure: SQLite always, PostgreSQL when available."""
+    with tempfile.TemporaryDirectory(prefix="quadropolis-bench-") as tmp, contextlib.ExitStack() as stack:
+        found = []
+        if which in ("all", "sqlite"):
+            found.append(("sqlite", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
+        server = postgres_server()
+        if which in ("all", "postgresql") and server:
+            found.append(("postgresql", stack.enter_context(postgres_database(server))))
+        elif which == "postgresql":
+            raise RuntimeError(f"no PostgreSQL server: set {POSTGRES_ENVS[0]}")
+        yield found
+
+
+def _report(report: Report, name: str, result: Outcome) -> None:
+    what = f"server on {name}, {result.games} games"
+    latency = {
+        "p50": result.percentile(0.5),
+        "p99": result.percentile(0.99),
+        "max": max(result.latencies, default=0),
+    }
+    figures: list[tuple[str, float, str, str]] = [
+        ("games_finished", result.finished, "games", "games finished"),
+        ("moves_per_s", result.moves / result.seconds, "moves/s", "moves stored per s"),
+        *((f"latency_{k}", v * 1e3, "ms", f"move->push {k}") for k, v in latency.items()),
+        ("timed_moves", len(result.latencies), "moves", "human moves timed"),
+        ("server_cpu_per_move", result.server_cpu / max(1, result.moves) * 1e3, "ms", "server CPU per move"),
+        ("bot_cpu", result.bot_cpu / result.seconds * 100, "% core", "bot workers' CPU"),
+        ("errors", result.errors, "errors", "errors"),
+        ("lost", result.lost, "moves", "acknowledged moves lost"),
+        ("duplicated", result.duplicated, "moves", "moves applied twice"),
+        ("replay_failures", result.replay_failures, "games", "records not replaying"),
+    ]
+    for key, value, unit, label in figures:
+        report(f"server_{name}_{key}", value, unit, f"{what}: {label}")
+
+
+def _settings(quick: bool) -> tuple[int, float]:
+    games = int(os.environ.get(GAMES_ENV, "6" if quick else "200"))
+    think = float(os.environ.get(THINK_ENV, "0.05" if quick else "1.0"))
+    return games, think
+
+
+def run(report: Report, repeat: int, work: Workload) -> None:
+    """The section: every database available, once each (see the module docstring)."""
+    games, think = _settings(work == QUICK)
+    with databases() as found, tempfile.TemporaryDirectory() as tmp:
+        for name, url in found:
+            _report(report, name, measure(url, games, think, Path(tmp) / f"{name}.log"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m quadropolis.bench.server``: the section alone, with its settings as options."""
+    p = argparse.ArgumentParser(
+        prog="python -m quadropolis.bench.server", description=__doc__.split("\n\n")[0]
+    )
+    p.add_argument("--games", type=int, default=None, help=f"concurrent games (default ${GAMES_ENV} or 200)")
+    p.add_argument("--think", type=float, default=None, help="mean think time, seconds (default 1.0)")
+    p.add_argument("--database", choices=["all", "sqlite", "postgresql"], default="all")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    args = p.parse_args(argv)
+    games, think = _settings(False)
+    games = args.games if args.games is not None else games
+    think = args.think if args.think is not None else think
+    figures: dict[str, Any] = {}
+
+    def report(key: str, value: float, unit: str, label: str) -> None:
+        figures[key] = {"value": round(value, 4), "unit": unit}
+        if not args.json:
+            print(f"{label:<58} {value:>10.3f} {unit}", flush=True)
+
+    with databases(args.database) as found, tempfile.TemporaryDirectory() as tmp:
+        for name, url in found:
+            _report(report, name, measure(url, games, think, Path(tmp) / f"{name}.log"))
+    if args.json:
+        print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Reinforcement-learning interfaces: a Gymnasium env, a PettingZoo AEC env and an OpenSpiel
+game, all thin wrappers of the rules engine sharing one encoding (:mod:`.encoding`).
+
+- ``gymnasium.make("Quadropolis-v0", ...)``: one seat for the agent, the other seats played by
+  bots (:class:`~quadropolis.envs.gym_env.QuadropolisEnv`); registered when this package is
+  imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v0")`` works alone.
+- ``pettingzoo.make("aec", "quadropolis_v0")`` (registered when this package is imported) or
+  ``from quadropolis.envs import quadropolis_v0; quadropolis_v0.env()``: the PettingZoo AEC env.
+- ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
+  ``pyspiel``; then ``pyspiel.load_game("python_quadropolis", {"mode": "expert"})``.
+
+Needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open-spiel): ``pip install
+'quadropolis[rl]'``. Importing this package needs numpy only (gymnasium and PettingZoo, when
+installed, get their registrations); each adapter module imports its own framework. May import
+the standard library, numpy and those frameworks, the rules core and the public package
+``quadropolis.bots``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .encoding import (
+    ACTION_BUILD,
+    ACTION_DISCARD,
+    KIND_CODES,
+    LAYOUT,
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    REWARDS,
+    ActionError,
+    Encoder,
+    Part,
+    action_mask,
+    action_to_move,
+    encode,
+    final_rewards,
+    layout_table,
+    legal_actions,
+    move_to_action,
+    observation_text,
+    views,
+)
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from .gym_env import QuadropolisEnv
+
+#: Gymnasium id of the single-agent env.
+GYM_ID = "Quadropolis-v0"
+#: PettingZoo name of the AEC env (module ``quadropolis.envs.quadropolis_v0``).
+PETTINGZOO_NAME = "quadropolis_v0"
+#: OpenSpiel short name of the game.
+OPENSPIEL_NAME = "python_quadropolis"
+
+
+def register() -> None:
+    """Register ``Quadropolis-v0`` with gymnasium and ``quadropolis_v0`` with PettingZoo's AEC
+    registry, each if installed (idempotent). Done when this package is imported."""
+    try:
+        import gymnasium
+    except ImportError:
+        pass
+    else:
+        if GYM_ID not in gymnasium.registry:
+            gymnasium.register(id=GYM_ID, entry_point="quadropolis.envs.gym_env:QuadropolisEnv")
+    try:
+        import pettingzoo
+    except ImportError:
+        return
+    # PettingZoo has a registry since 1.27 (before, only the module convention quadropolis_v0)
+    registry = getattr(pettingzoo, "aec_registry", None)
+    if registry is not None and "quadropolis-v0" not in registry:
+        pettingzoo.register("aec", PETTINGZOO_NAME, entry_point="quadropolis.envs.pettingzoo_env:env")
+
+
+def make_gym_env(**options: Any) -> QuadropolisEnv:
+    """A :class:`~quadropolis.envs.gym_env.QuadropolisEnv` without gymnasium's wrappers."""
+    from .gym_env import QuadropolisEnv
+
+    return QuadropolisEnv(**options)
+
+
+def make_pettingzoo_env(wrapped: bool = True, **options: Any) -> AECEnv:
+    """The PettingZoo AEC env: ``quadropolis_v0.env(**options)`` (with PettingZoo's wrappers),
+    or ``quadropolis_v0.raw_env(**options)`` if not ``wrapped``."""
+    from .pettingzoo_env import env, raw_env
+
+    return env(**options) if wrapped else raw_env(**options)
+
+
+def load_openspiel_game(params: dict[str, Any] | None = None) -> Any:
+    """``pyspiel.load_game("python_quadropolis", params)`` after registering the game."""
+    from .openspiel_game import load
+
+    return load(params)
+
+
+register()
+
+__all__ = [
+    "ACTION_BUILD",
+    "ACTION_DISCARD",
+    "GYM_ID",
+    "KIND_CODES",
+    "LAYOUT",
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "OPENSPIEL_NAME",
+    "PETTINGZOO_NAME",
+    "REWARDS",
+    "ActionError",
+    "Encoder",
+    "Part",
+    "action_mask",
+    "action_to_move",
+    "encode",
+    "final_rewards",
+    "layout_table",
+    "legal_actions",
+    "load_openspiel_game",
+    "make_gym_env",
+    "make_pettingzoo_env",
+    "move_to_action",
+    "observation_text",
+    "register",
+    "views",
+]

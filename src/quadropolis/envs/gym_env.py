@@ -1,0 +1,244 @@
+"""``Quadropolis-v0``: the Gymnasium single-agent env. The agent holds one seat; bots
+(:func:`quadropolis.bots.make_bot` specs) play the others.
+
+=================  ==============================================================================
+Action space       ``Discrete(121)``: see :mod:`quadropolis.envs.encoding` (takes 0-99, builds
+                   100-119, discard 120)
+Observation space  ``Box(0, high, (2409,), float32)``, the agent's view (:data:`~.encoding.LAYOUT`)
+Action mask        ``info["action_mask"]`` (int8, 121) with every observation, and the method
+                   ``action_masks()`` (sb3-contrib's ``MaskablePPO`` calls it); all zeros at the end
+Reward             at the end of the game: ``reward="win_share"`` (R13: 1, 1/k for a k-way tie, 0)
+                   or ``"margin"`` (own VP minus the best other VP); plus, if ``dense_reward=c``
+                   is not 0, ``c`` times the change of the agent's exact projected score at each
+                   of its builds (the changes add up to ``c`` times its final score)
+Episode            one game; ``terminated`` at its end; never truncated
+=================  ==============================================================================
+
+Options (``gymnasium.make("Quadropolis-v0", **options)``): ``mode`` (``"classic"`` |
+``"expert"``), ``players`` (2-4), ``seat`` (the agent's seat, or ``None`` for a seat drawn each
+episode), ``opponents`` (one bot spec for every other seat, or a list, one per other seat in
+seat order; default ``"random"``; MCTS bots run in this process), ``reward``, ``dense_reward``,
+``illegal_action`` (``"terminate"``: an action outside the mask ends the episode with
+``illegal_reward``, default -1, and ``info["illegal_action"] = True``; ``"raise"``:
+:class:`~quadropolis.IllegalMoveError`), ``render_mode`` (``"ansi"``: the engine's text board
+with the seed hidden; ``"human"``: printed), ``urbanist_blocks``, ``all_parks_absorb``.
+
+Seeding: ``reset(seed=S)`` plays the engine's game with seed ``S`` (its layouts), the bot in
+seat ``k`` using ``quadropolis.bots.bot_rng(S, k)`` as in ``play_match``; ``reset()`` draws the
+game seed from the env's ``np_random``. Same seed and actions, same game.
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..bots import Bot, bot_rng, make_bot, observe
+from ..config import GameConfig
+from ..errors import ConfigError, IllegalMoveError, QuadropolisError
+from ..moves import Build
+from ..outcome import outcome, projected_score
+from ..rules import apply_unchecked, explain_illegal, new_game
+from ..state import GameState
+from ..tiles import Mode
+from .encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    Encoder,
+    action_mask,
+    action_to_move,
+    check_reward,
+    final_rewards,
+    observation_high,
+)
+
+ObsType = npt.NDArray[np.float32]
+
+
+class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
+    """One seat of a Quadropolis game against bots (see the module docstring)."""
+
+    # gymnasium.Env declares an instance variable, and make() reads the class's
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        mode: str = "classic",
+        players: int = 2,
+        seat: int | None = 0,
+        opponents: str | Sequence[str] = "random",
+        reward: str = "win_share",
+        dense_reward: float = 0.0,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        urbanist_blocks: str = "lines",
+        all_parks_absorb: bool = False,
+    ) -> None:
+        try:
+            game_mode = Mode(mode)
+        except ValueError:
+            raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+        # Validates players and the variants.
+        self._base = GameConfig(
+            mode=game_mode,
+            players=players,
+            urbanist_blocks=urbanist_blocks,
+            all_parks_absorb=all_parks_absorb,
+        )
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
+            raise ConfigError(f"seat must be None or a seat from 0 to {players - 1}, got {seat!r}")
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise ConfigError(f"{players} players need {players - 1} opponent spec(s), got {len(specs)}")
+        self._bots: list[Bot] = [make_bot(spec, workers=1) for spec in specs]
+        self.reward_scheme = check_reward(reward)
+        self.dense_reward = float(dense_reward)
+        if illegal_action not in ("terminate", "raise"):
+            raise ConfigError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.seat = seat
+        self.observation_space = spaces.Box(0.0, observation_high(), (OBSERVATION_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._encoder = Encoder()
+        self._state: GameState | None = None
+        self._agent = 0
+        self._seats: dict[int, Bot] = {}
+        self._rngs: dict[int, random.Random] = {}
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._score = 0
+        self._done = True
+        self._moves = 0
+
+    # --- Gymnasium API ---------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**62))
+        n = self._base.players
+        self._agent = self.seat if self.seat is not None else int(self.np_random.integers(n))
+        others = [p for p in range(n) if p != self._agent]
+        self._seats = dict(zip(others, self._bots, strict=True))
+        self._rngs = {p: bot_rng(game_seed, p) for p in others}
+        config = GameConfig(
+            mode=self._base.mode,
+            players=n,
+            seed=game_seed,
+            urbanist_blocks=self._base.urbanist_blocks,
+            all_parks_absorb=self._base.all_parks_absorb,
+        )
+        self._state = new_game(config)
+        self._encoder.reset()
+        self._score = 0
+        self._done = False
+        self._moves = 0
+        self._play_bots()
+        obs, info = self._observe(), self._info()
+        if self._state.is_over:  # cannot happen (every seat acts), kept for safety
+            self._done = True
+        return obs, info
+
+    def step(self, action: np.int64 | int) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        state = self._state
+        if state is None or self._done:
+            raise QuadropolisError("the episode is over: call reset()")
+        a = int(action)
+        if not (0 <= a < NUM_ACTIONS and self._mask[a]):
+            if self.illegal_action == "raise":
+                reason = (
+                    explain_illegal(state, action_to_move(a)) if 0 <= a < NUM_ACTIONS else "no such action"
+                )
+                raise IllegalMoveError(f"action {a}: {reason}")
+            self._done = True
+            self._mask = np.zeros(NUM_ACTIONS, np.int8)
+            info = self._info()
+            info["illegal_action"] = True
+            return self._encoder.encode(state, self._agent), self.illegal_reward, True, False, info
+        move = action_to_move(a)
+        apply_unchecked(state, move)
+        self._moves += 1
+        reward = 0.0
+        if self.dense_reward and isinstance(move, Build):
+            score = projected_score(state, self._agent).total
+            reward += self.dense_reward * (score - self._score)
+            self._score = score
+        self._play_bots()
+        terminated = state.is_over
+        obs = self._observe()
+        info = self._info()
+        if terminated:
+            self._done = True
+            result = outcome(state)
+            reward += final_rewards(result, self.reward_scheme)[self._agent]
+            info["scores"] = result.totals
+            info["winners"] = result.winners
+        return obs, reward, terminated, False, info
+
+    def render(self) -> str | None:
+        if self._state is None or self.render_mode is None:
+            return None
+        text = str(observe(self._state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # --- extras ----------------------------------------------------------------------------
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now (bool, 121): the hook of sb3-contrib's ``MaskablePPO``."""
+        return self._mask.astype(bool)
+
+    @property
+    def state(self) -> GameState:
+        """The engine's state (with its seed: do not show it to the agent)."""
+        if self._state is None:
+            raise QuadropolisError("call reset() first")
+        return self._state
+
+    @property
+    def agent_seat(self) -> int:
+        """The agent's seat in the current episode."""
+        return self._agent
+
+    @property
+    def moves_played(self) -> int:
+        """Moves applied in the current episode, the bots' included."""
+        return self._moves
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _play_bots(self) -> None:
+        state = self._state
+        assert state is not None
+        seats = self._seats
+        while not state.is_over and state.current_player in seats:
+            p = state.current_player
+            move = seats[p].choose(observe(state), self._rngs[p])
+            apply_unchecked(state, move)
+            self._moves += 1
+
+    def _observe(self) -> ObsType:
+        state = self._state
+        assert state is not None
+        self._mask = action_mask(state)
+        return self._encoder.encode(state, self._agent)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy(), "seat": self._agent}

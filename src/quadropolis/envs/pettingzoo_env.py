@@ -1,0 +1,246 @@
+"""``quadropolis_v0``: the PettingZoo AEC env, every seat an agent.
+
+Create it with ``pettingzoo.make("aec", "quadropolis_v0", **options)`` (registered when
+``quadropolis.envs`` is imported) or ``from quadropolis.envs import quadropolis_v0;
+quadropolis_v0.env(**options)``. ``raw_env`` is the env without PettingZoo's wrappers.
+
+==================  =============================================================================
+Agents              ``player_0`` ... ``player_{n-1}`` (seat numbers; ``player_0`` holds the mayor
+                    in round 1); an agent acts twice in a row when it takes a building (take,
+                    then build or discard)
+Action space        ``Discrete(121)`` (:mod:`quadropolis.envs.encoding`: takes 0-99, builds
+                    100-119, discard 120)
+Observation space   ``Dict(observation=Box(0, high, (2409,), float32), action_mask=Box(0, 1, (121,),
+                    int8))``: the observing agent's view, seats relative to it
+                    (:data:`~quadropolis.envs.encoding.LAYOUT`)
+Action mask         the observing agent's legal actions; all zeros for an agent not to move and
+                    once the game is over (PettingZoo's classic convention)
+Rewards             at the end of the game, to every agent: ``reward="win_share"`` (R13: 1, 1/k
+                    for a k-way tie, 0) or ``"margin"`` (own VP minus the best other VP); plus, if
+                    ``dense_reward=c`` is not 0, ``c`` times the change of an agent's exact
+                    projected score at each of its builds
+Illegal actions     ``env()`` ends the game giving the offender -1 (PettingZoo's
+                    ``TerminateIllegalWrapper``); ``raw_env`` raises ``IllegalMoveError``
+Render modes        ``"ansi"`` returns the engine's text board (the seed hidden); ``"human"`` prints it
+==================  =============================================================================
+
+Options: ``mode`` (``"classic"`` | ``"expert"``), ``players`` (2-4), ``reward``,
+``dense_reward``, ``render_mode``, ``urbanist_blocks``, ``all_parks_absorb``. ``reset(seed=S)``
+plays the engine's game with seed ``S``; ``reset()`` draws a seed from a generator that the
+last seeded reset re-seeded. No ``parallel_env``: Quadropolis is strictly turn-based, so the
+parallel API would only ever hold one acting agent.
+
+Version history: v0, first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..bots import observe
+from ..config import GameConfig
+from ..errors import ConfigError, IllegalMoveError, QuadropolisError
+from ..moves import Build
+from ..outcome import outcome, projected_score
+from ..rules import apply_unchecked, explain_illegal, new_game
+from ..state import GameState
+from ..tiles import Mode
+from .encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    Encoder,
+    action_mask,
+    action_to_move,
+    check_reward,
+    final_rewards,
+    observation_high,
+)
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettingzoo is untyped
+    """The raw AEC env (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "quadropolis_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        mode: str = "classic",
+        players: int = 2,
+        reward: str = "win_share",
+        dense_reward: float = 0.0,
+        render_mode: str | None = None,
+        urbanist_blocks: str = "lines",
+        all_parks_absorb: bool = False,
+    ) -> None:
+        super().__init__()
+        try:
+            game_mode = Mode(mode)
+        except ValueError:
+            raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+        self._base = GameConfig(
+            mode=game_mode,
+            players=players,
+            urbanist_blocks=urbanist_blocks,
+            all_parks_absorb=all_parks_absorb,
+        )
+        self.reward_scheme = check_reward(reward)
+        self.dense_reward = float(dense_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, observation_high(), (OBSERVATION_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._encoder = Encoder()
+        self._seeds = np.random.default_rng()
+        self._state: GameState | None = None
+        self._scores = [0] * players
+        self._mask: npt.NDArray[np.int8] | None = None
+
+    # --- PettingZoo API --------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeds.integers(2**62))
+        config = GameConfig(
+            mode=self._base.mode,
+            players=self._base.players,
+            seed=game_seed,
+            urbanist_blocks=self._base.urbanist_blocks,
+            all_parks_absorb=self._base.all_parks_absorb,
+        )
+        self._state = new_game(config)
+        self._encoder.reset()
+        self._scores = [0] * config.players
+        self._mask = None
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._state.current_player]
+
+    def observe(self, agent: str) -> ObsDict:
+        state = self._require_state()
+        seat = self._seat[agent]
+        if not state.is_over and seat == state.current_player:
+            mask = self._current_mask().copy()
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._require_state()
+        if action is None:
+            raise IllegalMoveError(f"{agent} must act: None is only for agents whose game is over")
+        a = int(action)
+        if not (0 <= a < NUM_ACTIONS and self._current_mask()[a]):
+            reason = explain_illegal(state, action_to_move(a)) if 0 <= a < NUM_ACTIONS else "no such action"
+            raise IllegalMoveError(f"{agent}: action {a}: {reason}")
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        move = action_to_move(a)
+        apply_unchecked(state, move)
+        self._mask = None
+        if self.dense_reward and isinstance(move, Build):
+            score = projected_score(state, seat).total
+            self.rewards[agent] += self.dense_reward * (score - self._scores[seat])
+            self._scores[seat] = score
+        if state.is_over:
+            result = outcome(state)
+            for p, r in enumerate(final_rewards(result, self.reward_scheme)):
+                self.rewards[self.possible_agents[p]] += r
+            self.terminations = dict.fromkeys(self.agents, True)
+            for ag in self.agents:
+                self.infos[ag] = {"scores": result.totals, "winners": result.winners}
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self._state is None:
+            return None
+        text = str(observe(self._state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # --- extras ----------------------------------------------------------------------------
+
+    @property
+    def state_of_game(self) -> GameState:
+        """The engine's state (with its seed: do not show it to the agents)."""
+        return self._require_state()
+
+    def _require_state(self) -> GameState:
+        if self._state is None:
+            raise QuadropolisError("call reset() first")
+        return self._state
+
+    def _current_mask(self) -> npt.NDArray[np.int8]:
+        # observe() and step() both need the mask of the same position: compute it once.
+        if self._mask is None:
+            self._mask = action_mask(self._require_state())
+        return self._mask
+
+
+def raw_env(**options: Any) -> QuadropolisAEC:
+    """The AEC env without wrappers (``IllegalMoveError`` on an illegal action)."""
+    return QuadropolisAEC(**options)
+
+
+def env(**options: Any) -> AECEnv[str, ObsDict, int]:
+    """The AEC env with PettingZoo's standard wrappers: an illegal action ends the game with
+    -1 for the offender (``TerminateIllegalWrapper``), out-of-range actions are asserted and the
+    call order is enforced."""
+    e: AECEnv[str, ObsDict, int] = raw_env(**options)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+__all__ = ["QuadropolisAEC", "env", "raw_env"]

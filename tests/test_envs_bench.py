@@ -1,0 +1,29 @@
+"""``quadropolis bench envs``: the section reports every adapter beside the raw engine (a smoke
+run with a tiny workload; the figures themselves are measured by the bench, never in tests)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from quadropolis.bench import envs
+from quadropolis.bench.report import PLAYOUT_CASES, QUICK
+
+
+def test_the_envs_section_reports_each_adapter_and_its_ratio_to_the_engine() -> None:
+    figures: dict[str, tuple[float, str]] = {}
+
+    def report(key: str, value: float, unit: str, label: str) -> None:
+        assert label and key not in figures
+        figures[key] = (value, unit)
+
+    envs.run(report, 1, dataclasses.replace(QUICK, playout_seconds=0.01))
+    adapters = ("gym", "pettingzoo", "pettingzoo_raw", "openspiel")
+    for mode, players in PLAYOUT_CASES:
+        case = f"{mode.value}_{players}p"
+        engine, unit = figures[f"envs_engine_{case}"]
+        assert unit == "moves/s" and engine > 0 and figures[f"envs_engine_noscore_{case}"][0] > 0
+        for name in adapters:
+            value, unit = figures[f"envs_{name}_{case}"]
+            ratio, x = figures[f"envs_{name}_{case}_ratio"]
+            assert unit == "moves/s" and value > 0 and x == "x" and ratio > 0
+    assert len(figures) == len(PLAYOUT_CASES) * (2 + 2 * len(adapters))

@@ -1,0 +1,66 @@
+"""The research examples run: a very short training of the numpy policy gradient on
+``Quadropolis-v0``, and one game of the ISMCTS head-to-head harness."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_policy_gradient_example_trains_and_reports_win_rates() -> None:
+    pg = _load("train_policy_gradient")
+    args = pg.parse(
+        ["--max-updates", "2", "--batch", "2", "--eval-games", "2", "--hidden", "16", "--seed", "3"]
+    )
+    log = io.StringIO()
+    result = pg.train(args, log=log)
+    history = result["history"]
+    assert len(history) == 2 and history[-1]["updates"] == 2 and history[-1]["episodes"] == 4
+    for row in history:
+        for opp in ("vs_random", "vs_greedy"):
+            assert 0.0 <= row[opp]["win_rate"] <= 1.0
+    assert "vs random: win" in log.getvalue()
+
+
+def test_a_policy_update_moves_the_policy_toward_rewarded_actions() -> None:
+    pg = _load("train_policy_gradient")
+    rng = np.random.default_rng(0)
+    policy = pg.Policy(8, 0.05, rng)
+    obs = np.ones((2, pg.OBSERVATION_SIZE))
+    mask = np.zeros((2, pg.NUM_ACTIONS))
+    mask[:, [3, 7]] = 1
+    before = policy.forward(obs[:1], mask[:1])[1][0, 3]
+    for _ in range(20):  # action 3 returns 1, action 7 returns 0
+        policy.update(obs, mask, np.array([3, 7]), np.array([1.0, 0.0]), entropy=0.0)
+    probs = policy.forward(obs[:1], mask[:1])[1][0]
+    assert abs(probs[3] + probs[7] - 1) < 1e-9  # masked actions get no probability
+    assert probs[3] > 0.9 > before
+
+
+def test_the_ismcts_harness_plays_and_summarizes() -> None:
+    harness = _load("ismcts_vs_hard")
+    games = harness.main(
+        ["--games", "2", "--bot", "greedy", "--initial-take", "0.01", "--initial-place", "0.01"]
+    )
+    assert [g["bot_seat"] for g in games] == [0, 1] and [g["seed"] for g in games] == [1, 2]
+    for g in games:
+        assert g["bot_share"] in (0.0, 0.5, 1.0) and len(g["scores"]) == 2
+        assert g["times"]["bot"]["take"] and g["times"]["ismcts"]["take"]
+    text = harness.summarize(games, "greedy")
+    assert "greedy vs OpenSpiel ISMCTS: 2 games" in text and "95% CI" in text
