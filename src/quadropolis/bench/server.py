@@ -63,6 +63,8 @@ class Totals:
     acked: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
     #: Per game: the last view the clients received.
     final: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: How late the clients' event loop woke up, sampled every 10 ms.
+    client_lags: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -79,12 +81,17 @@ class Outcome:
     #: CPU seconds of the server process and of its bot workers over the run.
     server_cpu: float
     bot_cpu: float
+    client_lags: list[float] = field(default_factory=list)
 
     def percentile(self, q: float) -> float:
-        if not self.latencies:
-            return float("nan")
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+        return _quantile(self.latencies, q)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 # --- the server process -------------------------------------------------------------------
@@ -286,8 +293,19 @@ async def _play_all(base: str, games: int, think: float, totals: Totals) -> floa
         await asyncio.sleep(i / max(1, games))
         await _play_game(base, i, think, totals)
 
+    lag = asyncio.create_task(_watch_lag(totals.client_lags))
     await asyncio.gather(*(staggered(i) for i in range(games)))
+    lag.cancel()
     return time.perf_counter() - start
+
+
+async def _watch_lag(lags: list[float], period: float = 0.01) -> None:
+    """How late this process's event loop wakes up: the part of a measured latency that is
+    the clients' own scheduling, not the server."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(period)
+        lags.append(time.perf_counter() - t - period)
 
 
 # --- checking afterwards ------------------------------------------------------------------
@@ -343,6 +361,7 @@ def measure(database: str, games: int, think: float, log: Path) -> Outcome:
         failures,
         server_cpu,
         bot_cpu,
+        totals.client_lags,
     )
 
 
@@ -410,6 +429,7 @@ def _report(report: Report, name: str, result: Outcome) -> None:
         ("timed_moves", len(result.latencies), "moves", "human moves timed"),
         ("server_cpu_per_move", result.server_cpu / max(1, result.moves) * 1e3, "ms", "server CPU per move"),
         ("bot_cpu", result.bot_cpu / result.seconds * 100, "% core", "bot workers' CPU"),
+        ("client_lag_p99", _quantile(result.client_lags, 0.99) * 1e3, "ms", "clients' own loop lag p99"),
         ("errors", result.errors, "errors", "errors"),
         ("lost", result.lost, "moves", "acknowledged moves lost"),
         ("duplicated", result.duplicated, "moves", "moves applied twice"),

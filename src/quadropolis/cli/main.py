@@ -26,6 +26,7 @@ from typing import Final, NoReturn
 
 from ..arena import add_arena_command
 from ..errors import QuadropolisError
+from ..server import add_serve_command
 from ..terminal import add_play_command
 from .commands import cmd_bench, cmd_replay, cmd_score, cmd_simulate
 from .options import RULES_EPILOG, CliError, add_variant_options, one_line, positive_int
@@ -124,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="SECTION",
         help="engine (playouts, scoring, state), bots (MCTS simulations/s, time per move of each "
-        "level), envs (RL adapters' moves/s beside the engine's; needs the rl extra); "
+        "level), envs (RL adapters' moves/s beside the engine's; needs the rl extra), server "
+        "(concurrent games on loopback), web (page load and click times in Chromium); "
         "default: engine and bots",
     )
     b.add_argument(
@@ -136,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Further commands register themselves below (one line each).
     add_play_command(sub)
     add_arena_command(sub)
+    add_serve_command(sub)
     return p
 
 

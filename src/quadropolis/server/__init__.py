@@ -1,0 +1,26 @@
+"""The authoritative game server (``quadropolis serve``), layered like boardgame.io: the
+rules core at the bottom, then the authority, storage and broker, then the transport.
+
+- :mod:`.service` — the authority: create and join games, accept actions (checked with the
+  engine, stored, published), undo, bot turns, takeover; pure of transport.
+- :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine.
+- :mod:`.views` — the one function deciding what a seat holder or spectator sees.
+- :mod:`.storage` — SQLAlchemy models and repository; :mod:`.writer` — group commit of
+  actions; :mod:`.migrations` — Alembic.
+- :mod:`.broker` — "game changed" notices: in-process, or Redis pub/sub across processes.
+- :mod:`.bots` — bot decisions in worker processes; :mod:`.protocol` — typed messages;
+  :mod:`.errors` — the error codes; :mod:`.settings` — settings and limits.
+- :mod:`.hub` (websocket connections) and :mod:`.app` (FastAPI: HTTP API, websocket
+  endpoint, static files) — the transport; :mod:`.command` — ``quadropolis serve``.
+
+May import the standard library, the rules core, the public API of :mod:`quadropolis.bots`,
+the shared option helpers :mod:`quadropolis.cli.options`, and the ``web`` extra (FastAPI,
+Starlette, pydantic, uvicorn, SQLAlchemy, Alembic, psycopg, redis, platformdirs). Importing
+this package needs only the standard library: it exposes :func:`add_serve_command`, and
+the other modules are imported where they are used."""
+
+from __future__ import annotations
+
+from .command import add_serve_command, cmd_serve
+
+__all__ = ["add_serve_command", "cmd_serve"]

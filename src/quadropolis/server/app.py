@@ -1,0 +1,406 @@
+"""The HTTP and websocket transport (FastAPI): a thin layer over the game service.
+
+HTTP (JSON; the OpenAPI description is served at ``/openapi.json``, browsable at ``/docs``):
+
+======  =====================================  ==============================================
+GET     ``/api/health``                        liveness, and the storage backend
+GET     ``/api/levels``                        the bot levels and what each is
+GET     ``/api/tiles``                         the tile manifest (ids of ``state.site``)
+POST    ``/api/games``                         create a game (body :class:`CreateGame`)
+GET     ``/api/games?status=waiting|over``     the lobby (default) or finished games
+GET     ``/api/games/{id}``                    the game's view (a seat's with a Bearer token)
+POST    ``/api/games/{id}/seats/{seat}``       join an open seat: returns its token
+POST    ``/api/games/{id}/moves``              play a move (Bearer token of the seat)
+POST    ``/api/games/{id}/undo``               undo (Bearer token of the seat)
+GET     ``/api/games/{id}/moves``              moves so far and the whole history, no seed
+GET     ``/api/games/{id}/record``             the ``quadropolis-game/1`` record, once over
+WS      ``/ws/games/{id}``                     live play and watching (:mod:`.hub`)
+======  =====================================  ==============================================
+
+Every error is ``{"type": "error", "code", "message"}`` with the status of its code. The
+static directory (the browser client) is served at ``/`` when present. Request bodies are
+limited in size (:class:`BodyLimit`)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from ..bots import LEVELS
+from ..state import TILE_BUILDING
+from ..tiles import TILES
+from .bots import BotPool
+from .broker import make_broker
+from .errors import BadMessage, Forbidden, InternalError, ServerError, TooLarge
+from .hub import Hub
+from .protocol import (
+    ActionDone,
+    ActRequest,
+    Created,
+    CreateGame,
+    ErrorBody,
+    GameList,
+    GameListEntry,
+    Invite,
+    JoinSeat,
+    MovesSoFar,
+    SeatPass,
+    SeatSummary,
+    UndoRequest,
+)
+from .service import GameService
+from .settings import Settings
+from .storage import OVER, WAITING, GameSummary, Store
+
+log = logging.getLogger("quadropolis.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: ``GET /api/tiles``: every tile id with its round, modes, player threshold and building.
+TILE_TABLE: list[dict[str, Any]] = [
+    {
+        "id": t.id,
+        "round": t.round,
+        "code": t.code,
+        "modes": t.modes,
+        "min_players": t.min_players,
+        "building": TILE_BUILDING[t.id].to_json(),
+    }
+    for t in TILES
+]
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (400, 403, 404, 409, 413, 422, 429, 500, 503)
+}
+
+
+class BodyLimit:
+    """ASGI middleware refusing HTTP request bodies over ``limit`` bytes (``too_large``),
+    whether announced by Content-Length or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _send_error(send, TooLarge(f"request body over {self.limit} bytes"))
+            return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> MutableMapping[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise TooLarge(f"request body over {self.limit} bytes")
+            return message
+
+        async def tracking_send(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except TooLarge as e:
+            if not started:
+                await _send_error(send, e)
+
+
+async def _send_error(send: Send, error: ServerError) -> None:
+    body = ErrorBody(code=error.code, message=str(error)).model_dump_json().encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+@dataclass
+class Runtime:
+    """What the lifespan builds and the endpoints use."""
+
+    service: GameService
+    hub: Hub
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The server application: storage migrated, games resumed and bots started during its
+    lifespan (so a restart resumes every unfinished game before serving)."""
+    holder: dict[str, Runtime] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database)
+        await asyncio.to_thread(store.upgrade)
+        bots = BotPool(settings.limits.bot_workers, settings.limits.bot_queue)
+        await bots.start()
+        service = GameService(
+            store, make_broker(settings.redis), bots, settings.limits, sweep_seconds=settings.sweep_seconds
+        )
+        hub = Hub(service, settings.limits)
+        await service.start()
+        holder["runtime"] = Runtime(service, hub)
+        # Everything built so far (modules, schemas, resumed games) lives as long as the
+        # server: keep it out of the collector's full scans, which would otherwise pause
+        # every game for tens of milliseconds.
+        gc.freeze()
+        log.info("serving with %s storage%s", store.backend, " and redis" if settings.redis else "")
+        try:
+            yield
+        finally:
+            await hub.close()
+            await service.close()
+            bots.close()
+            store.close()
+
+    app = FastAPI(
+        title="Quadropolis server",
+        version=__version__,
+        description="The authoritative game server for Quadropolis: lobby, games, moves, records. "
+        "Live play uses the websocket /ws/games/{id}; its messages are listed in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
+    _error_handlers(app)
+
+    def runtime() -> Runtime:
+        return holder["runtime"]
+
+    _routes(app, runtime)
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play(websocket: WebSocket, game_id: str) -> None:
+        await runtime().hub.serve(websocket, game_id)
+
+    static = settings.static or STATIC
+    if static.is_dir():
+        app.mount("/", StaticFiles(directory=static, html=True), name="static")
+    return app
+
+
+def _error_handlers(app: FastAPI) -> None:
+    def reply(error: ServerError) -> JSONResponse:
+        return JSONResponse(
+            ErrorBody(code=error.code, message=str(error)).model_dump(), status_code=error.status
+        )
+
+    async def on_server_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ServerError)
+        return reply(exc)
+
+    async def on_invalid(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return reply(BadMessage(f"{where}: {first.get('msg')}"))
+
+    async def on_http(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code = {404: "not_found", 405: "bad_message"}.get(exc.status_code, "bad_message")
+        return JSONResponse(
+            ErrorBody(code=code, message=str(exc.detail)).model_dump(), status_code=exc.status_code
+        )
+
+    async def on_fault(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("internal error", exc_info=exc)
+        return reply(InternalError("internal error"))
+
+    app.add_exception_handler(ServerError, on_server_error)
+    app.add_exception_handler(Exception, on_fault)
+    app.add_exception_handler(RequestValidationError, on_invalid)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+
+
+def _bearer(authorization: str | None) -> str:
+    if authorization is None:
+        raise Forbidden("this needs the seat's token: Authorization: Bearer TOKEN")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Forbidden("this needs the seat's token: Authorization: Bearer TOKEN")
+    return token.strip()
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _entry(s: GameSummary) -> GameListEntry:
+    config = {k: v for k, v in s.config.items() if k != "seed"}
+    return GameListEntry(
+        game=s.id,
+        status=s.status,
+        config=config,
+        seats=[
+            SeatSummary(
+                seat=x.seat,
+                kind=x.kind,
+                level=x.level,
+                name=x.name,
+                open=x.kind == "human" and x.token_hash is None,
+            )
+            for x in s.seats
+        ],
+        created_at=s.created_at,
+        finished_at=s.finished_at,
+        result=s.result,
+    )
+
+
+def seat_link(game_id: str, seat: int, token: str) -> str:
+    """The private link of a seat (the token in the fragment: browsers never send it)."""
+    return f"/?game={game_id}&seat={seat}#token={token}"
+
+
+def _routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    _server_routes(app, runtime)
+    _game_routes(app, runtime)
+    _play_routes(app, runtime)
+    _record_routes(app, runtime)
+
+
+def _server_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__, "storage": runtime().service.store.backend}
+
+    @app.get("/api/levels", tags=["server"])
+    async def levels() -> dict[str, str]:
+        """The bot levels a seat may have (the definitions of the terminal game)."""
+        return dict(LEVELS)
+
+    @app.get("/api/tiles", tags=["server"])
+    async def tiles() -> list[dict[str, Any]]:
+        """The tile manifest: what each tile id of a view's ``state.site`` is."""
+        return TILE_TABLE
+
+
+def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    @app.post("/api/games", status_code=201, responses=ERROR_RESPONSES, tags=["games"])
+    async def create_game(spec: CreateGame, request: Request) -> Created:
+        """Create a game. The creator receives a private pass for each seat taken, and an
+        invite link for each seat left open."""
+        new = await runtime().service.create(spec, _client(request))
+        return Created(
+            game=new.game,
+            seats=[
+                SeatPass(seat=s, token=t, link=seat_link(new.game, s, t))
+                for s, t in sorted(new.tokens.items())
+            ],
+            invites=[Invite(seat=s, link=f"/?game={new.game}&join={s}") for s in new.invites],
+            watch=f"/?game={new.game}",
+            websocket=f"/ws/games/{new.game}",
+        )
+
+    @app.get("/api/games", responses=ERROR_RESPONSES, tags=["games"])
+    async def list_games(
+        status: Annotated[str, Query(pattern="^(waiting|over)$")] = WAITING,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    ) -> GameList:
+        """Public games waiting for players (the lobby), or finished ones (newest first)."""
+        found = await runtime().service.summaries(OVER if status == OVER else WAITING, limit, offset)
+        return GameList(games=[_entry(s) for s in found])
+
+    @app.get("/api/games/{game_id}", responses=ERROR_RESPONSES, tags=["games"])
+    async def game_view(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The game as a spectator sees it, or as a seat's player with its Bearer token."""
+        service = runtime().service
+        game = await service.game(game_id)
+        you: list[int] = []
+        if authorization is not None:
+            you = list(await service.authenticate(game_id, [_bearer(authorization)]))
+        return service.view(game, you)
+
+    @app.post("/api/games/{game_id}/seats/{seat}", responses=ERROR_RESPONSES, tags=["games"])
+    async def join(game_id: str, seat: int, body: JoinSeat) -> SeatPass:
+        """Take an open seat: the reply's token is the seat's (keep it private)."""
+        token = await runtime().service.join(game_id, seat, body.name)
+        return SeatPass(seat=seat, token=token, link=seat_link(game_id, seat, token))
+
+
+def _play_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    @app.post("/api/games/{game_id}/moves", responses=ERROR_RESPONSES, tags=["play"])
+    async def move(
+        game_id: str, body: ActRequest, authorization: Annotated[str | None, Header()] = None
+    ) -> ActionDone:
+        """Play a move for a seat (its token as Bearer), against the game at ``version``."""
+        action = await runtime().service.act(
+            game_id, body.seat, _bearer(authorization), body.version, body.move
+        )
+        return ActionDone(
+            game=game_id, version=action.version, seat=action.seat, kind="move", move=action.move
+        )
+
+    @app.post("/api/games/{game_id}/undo", responses=ERROR_RESPONSES, tags=["play"])
+    async def undo(
+        game_id: str, body: UndoRequest, authorization: Annotated[str | None, Header()] = None
+    ) -> ActionDone:
+        """Take back the seat's last action, while no one else has acted since."""
+        action = await runtime().service.undo(game_id, body.seat, _bearer(authorization), body.version)
+        return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="undo")
+
+
+def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    @app.get("/api/games/{game_id}/moves", responses=ERROR_RESPONSES, tags=["records"])
+    async def moves(game_id: str) -> MovesSoFar:
+        """The moves in effect so far and every accepted action (undone ones included); the
+        configuration without its seed."""
+        game = await runtime().service.game(game_id)
+        config = game.config.to_json()
+        del config["seed"]
+        return MovesSoFar(
+            game=game.id,
+            status=game.status,
+            version=game.version,
+            config=config,
+            seats=game.seat_names(),
+            moves=game.moves(),
+            history=[
+                {
+                    "version": a.version,
+                    "seat": a.seat,
+                    "kind": a.kind,
+                    "move": a.move,
+                    "undone": a.undone,
+                    "by": a.actor,
+                    "at": a.created_at,
+                }
+                for a in game.log
+            ],
+        )
+
+    @app.get("/api/games/{game_id}/record", responses=ERROR_RESPONSES, tags=["records"])
+    async def record(game_id: str) -> JSONResponse:
+        """The finished game's ``quadropolis-game/1`` record, seed included (``quadropolis
+        replay`` accepts it); ``not_over`` while the game runs."""
+        data = await runtime().service.record(game_id)
+        return JSONResponse(
+            data,
+            headers={"Content-Disposition": f'attachment; filename="quadropolis-{game_id}.json"'},
+        )

@@ -1,0 +1,108 @@
+"""Bots playing server-side, off the event loop: every decision is computed in a worker
+process (:class:`BotPool`, a :class:`~concurrent.futures.ProcessPoolExecutor` awaited with
+``run_in_executor``), so a ``hard`` search never blocks other games' moves.
+
+Only the levels of :data:`quadropolis.bots.LEVELS` (``easy``, ``medium``, ``hard``: the same
+definitions as the terminal game) can be asked for, by name; a budget never comes from the
+network. Each decision runs in one search process (``workers=1``, as in the arena: ``hard``
+searches its 600 iterations in one tree), so the pool size is the server's whole bot budget:
+``workers`` decisions at a time, at most ``queue`` waiting, the rest waiting their turn.
+
+The worker receives :func:`quadropolis.bots.observe` of the state (the seed hidden) and an RNG
+key that does not depend on the seed, and returns the move in notation. The key is the game
+id and version, so a decision recomputed after a restart is the same move."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ..bots import LEVELS, Bot, make_bot, observe
+from ..errors import QuadropolisError
+from ..moves import Move
+from ..state import GameState
+
+_BOTS: dict[str, Bot] = {}
+#: How much lower the bot workers' scheduling priority is than the server's.
+WORKER_NICENESS = 10
+
+
+def _choose(level: str, observation: dict[str, Any], rng_key: str) -> str:
+    """In a worker: the move of a ``level`` bot in the observed state (notation)."""
+    if level not in LEVELS:  # never trust the caller with a spec
+        raise QuadropolisError(f"unknown bot level {level!r}")
+    bot = _BOTS.get(level)
+    if bot is None:
+        bot = _BOTS[level] = make_bot(level, workers=1)
+    state = GameState.from_json(observation)
+    return str(bot.choose(state, random.Random(rng_key)))
+
+
+def _warm() -> int:
+    return 0
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: yield the CPU to the server (bot thinking is background work; a player's
+    move waiting behind it is not), and exit once the server process is gone (killed with
+    SIGKILL, it cannot shut its pool down, and an orphaned worker would wait forever)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class BotPool:
+    """Worker processes choosing bot moves. ``workers`` processes (spawned fresh, not forked
+    from the threaded server); at most ``workers + queue`` decisions submitted at once."""
+
+    def __init__(
+        self, workers: int = 1, queue: int = 64, executor: ProcessPoolExecutor | None = None
+    ) -> None:
+        self.workers = max(1, workers)
+        self._own = executor is None
+        self._executor = executor or new_executor(self.workers)
+        self._slots = asyncio.Semaphore(self.workers + max(0, queue))
+
+    async def start(self) -> None:
+        """Start the worker processes now rather than at the first bot move."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+
+    async def choose(self, level: str, state: GameState, rng_key: str) -> Move:
+        """The move of a ``level`` bot for the player to move in ``state``; the bot sees only
+        ``observe(state)``."""
+        if level not in LEVELS:
+            raise QuadropolisError(f"unknown bot level {level!r}")
+        observation = observe(state).to_json()
+        loop = asyncio.get_running_loop()
+        async with self._slots:
+            text = await loop.run_in_executor(self._executor, _choose, level, observation, rng_key)
+        return Move.parse(text)
+
+    def close(self) -> None:
+        """Stop the workers (unless the executor was lent by the caller)."""
+        if self._own:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def new_executor(workers: int) -> ProcessPoolExecutor:
+    """A worker pool as :class:`BotPool` makes one (to share between pools in tests)."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_watch_parent,
+        initargs=(os.getpid(),),
+    )

@@ -1,0 +1,168 @@
+"""``quadropolis serve``: the command line of the game server.
+
+Importing this module needs only the standard library, so the command line works without
+the ``web`` extra; running the server imports FastAPI, uvicorn and SQLAlchemy, and says how
+to install them if they are missing."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from ..errors import ConfigError
+from .settings import DEFAULT_HOST, DEFAULT_PORT, Limits, Settings, default_database
+
+WEB_HINT = "pip install 'quadropolis[web]'"
+
+_DESCRIPTION = """\
+Run the authoritative game server: lobby, games between humans and bots, live play over
+websockets, records of finished games. The protocol is described at /openapi.json (HTTP)
+and in docs/protocol.md (websocket messages).
+
+Storage: SQLite in the user's data directory unless --database is given; the schema is
+created and upgraded by migrations at startup. Several server processes can serve the same
+games with --database postgresql://... and --redis redis://... (state pushes fan out
+between processes through Redis pub/sub)."""
+
+
+def add_serve_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``serve`` (shared with ``python -m quadropolis.server``)."""
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="sqlite:///PATH or postgresql://USER@HOST/DB (default: SQLite in the user data directory)",
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="redis://HOST:PORT: share state pushes with other server processes (needs PostgreSQL)",
+    )
+    limits = Limits()
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=limits.bot_workers,
+        metavar="N",
+        help=f"worker processes choosing bot moves: the bot budget (default {limits.bot_workers})",
+    )
+    p.add_argument(
+        "--games-per-client",
+        type=int,
+        default=limits.games_per_client,
+        metavar="N",
+        help=f"unfinished games one client address may create (default {limits.games_per_client})",
+    )
+    p.add_argument(
+        "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="default info"
+    )
+    p.add_argument("--no-access-log", action="store_true", help="do not log every HTTP request")
+    p.add_argument(
+        "--ws-compression",
+        action="store_true",
+        help="offer permessage-deflate on websockets (less bandwidth, much more CPU per push)",
+    )
+
+
+def add_serve_command(sub: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
+    """Register ``quadropolis serve`` on the command line's subparsers."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help="run the game server (HTTP + websockets; needs the web extra)",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_serve_options(p)
+    p.set_defaults(func=cmd_serve)
+    return p
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    if not 0 <= args.port <= 65535:
+        raise ConfigError(f"--port must be between 0 and 65535, got {args.port}")
+    if args.bot_workers < 1 or args.games_per_client < 1:
+        raise ConfigError("--bot-workers and --games-per-client must be at least 1")
+    database = args.database or default_database()
+    if args.redis and database.startswith("sqlite"):
+        raise ConfigError("--redis shares games between processes: it needs --database postgresql://...")
+    limits = Limits(bot_workers=args.bot_workers, games_per_client=args.games_per_client)
+    return Settings(database=database, redis=args.redis, limits=limits, ws_compression=args.ws_compression)
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Migrate the database, then serve until interrupted. Ctrl-C or SIGTERM stop it cleanly
+    (connections closed, bot workers stopped), after which uvicorn re-raises the signal, as
+    its default handler would: exit status 130 for Ctrl-C, death by SIGTERM otherwise."""
+    settings = settings_from(args)
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError as e:
+        raise ConfigError(
+            f"quadropolis serve needs the web extra ({e.name} is missing): {WEB_HINT}"
+        ) from None
+    shown = _prepare_database(settings.database)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    out.write(f"quadropolis server on http://{args.host}:{args.port} (database {shown})\n")
+    out.flush()
+    config = uvicorn.Config(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        ws_max_size=settings.limits.max_frame_bytes,
+        ws_per_message_deflate=settings.ws_compression,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    return 0 if server.started else 1
+
+
+def _prepare_database(database: str) -> str:
+    """Check the URL and migrate the database before serving, so a bad database is one line
+    of error rather than a traceback; returns the URL as shown (password hidden)."""
+    from sqlalchemy.engine import make_url
+
+    from .storage import Store, normalise_url
+
+    try:
+        url = make_url(normalise_url(database))
+    except Exception:
+        raise ConfigError(f"--database: not a database URL: {database[:80]!r}") from None
+    shown = url.render_as_string(hide_password=True)
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise ConfigError(f"--database {shown}: use sqlite:///PATH or postgresql://USER@HOST/DB")
+    try:
+        store = Store(database)
+        try:
+            store.upgrade()
+        finally:
+            store.close()
+    except Exception as e:
+        raise ConfigError(f"database {shown}: {type(e).__name__}: {str(e).splitlines()[0]}") from None
+    return shown
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m quadropolis.server [options]``: the same as ``quadropolis serve``."""
+    parser = argparse.ArgumentParser(prog="python -m quadropolis.server", description=_DESCRIPTION)
+    add_serve_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        return cmd_serve(args, sys.stdout)
+    except ConfigError as e:
+        print(f"quadropolis serve: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,259 @@
+"""A game as the server holds it in memory: configuration, seats, the action log (every
+accepted action, undos included) and the engine state that log leads to.
+
+Pure: no I/O, no clock, no network. The service stores an action first and only then hands it
+to :meth:`LiveGame.record`; after a restart :meth:`LiveGame.rebuild` replays the stored log
+with the engine (every move checked again by :func:`~quadropolis.rules.explain_illegal`), so
+the state in memory is always exactly the one the database describes.
+
+Versions: version 0 is the initial position; each accepted action (a move or an undo) adds
+one. A client acting names the version it saw; any other version is stale."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from ..config import GameConfig
+from ..errors import QuadropolisError
+from ..moves import Move
+from ..outcome import Outcome, outcome
+from ..record import GameRecord, result_json
+from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
+from ..state import GameState
+from ..undo import check_undo
+from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
+from .storage import OVER, PLAYING, ActionData, GameData, SeatData
+
+HUMAN: Final = "human"
+BOT: Final = "bot"
+
+
+class CorruptGame(InternalError):
+    """A stored history that does not replay (an illegal move or a wrong undo): a fault of
+    the server's data, answered as ``internal``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A move in effect (not undone): who played it, the log version that played it, and
+    what it did in words. (No state is kept per move: thousands of live games' states would
+    make every full garbage collection pause the server; undo replays the moves instead.)"""
+
+    seat: int
+    move: Move
+    version: int
+    text: str
+
+
+@dataclass(slots=True)
+class LiveGame:
+    """The authoritative game. Mutated only by the service, under :attr:`lock`."""
+
+    id: str
+    config: GameConfig
+    status: str
+    public: bool
+    creator: str
+    takeover_after: float | None
+    takeover_level: str
+    created_at: float
+    seats: list[SeatData]
+    log: list[ActionData] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    #: What each logged action did, in words, by version (undone moves keep theirs).
+    texts: dict[int, str] = field(default_factory=dict)
+    state: GameState = field(init=False)
+    result: Outcome | None = None
+    finished_at: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: Bumped by every change a client should see that is not an action (a seat claimed, a
+    #: player leaving or coming back); lets the view cache tell the two apart.
+    presence: int = 0
+
+    def __post_init__(self) -> None:
+        self.state = new_game(self.config)
+
+    # --- construction ------------------------------------------------------------------
+
+    @classmethod
+    def rebuild(cls, data: GameData) -> LiveGame:
+        """The game as stored: its log replayed with the engine. Raises :class:`CorruptGame`
+        if the log does not replay."""
+        game = cls(
+            id=data.id,
+            config=GameConfig.from_json(data.config),
+            status=data.status,
+            public=data.public,
+            creator=data.creator,
+            takeover_after=data.takeover_after,
+            takeover_level=data.takeover_level,
+            created_at=data.created_at,
+            seats=list(data.seats),
+            finished_at=data.finished_at,
+        )
+        game.extend(data.actions)
+        return game
+
+    def extend(self, actions: tuple[ActionData, ...] | list[ActionData]) -> None:
+        """Replay stored actions that follow the log (already stored ones are skipped)."""
+        for action in actions:
+            if action.version <= self.version:
+                continue
+            if action.version != self.version + 1:
+                raise CorruptGame(f"game {self.id}: version {action.version} follows {self.version}")
+            self.record(action, check=True)
+
+    # --- reading -----------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == OVER
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose action it is, ``None`` unless the game is being played."""
+        return self.state.current_player if self.status == PLAYING else None
+
+    def history(self) -> list[tuple[int, Move]]:
+        return [(s.seat, s.move) for s in self.steps]
+
+    def moves(self) -> list[str]:
+        """The moves in effect, in the engine's notation (undone ones left out)."""
+        return [str(s.move) for s in self.steps]
+
+    def seat_of_token(self, token_hash: bytes) -> int | None:
+        """The seat whose token has this SHA-256, compared in constant time with every seat
+        (so the time taken does not tell which seat, if any, nearly matched)."""
+        found = None
+        for seat in self.seats:
+            stored = seat.token_hash if seat.token_hash is not None else b"\0" * 32
+            if hmac.compare_digest(stored, token_hash) and seat.token_hash is not None:
+                found = seat.seat
+        return found
+
+    def holds(self, seat: int, token_hash: bytes) -> bool:
+        """Whether ``token_hash`` is the hash of ``seat``'s token (constant-time compare)."""
+        if not 0 <= seat < len(self.seats):
+            return False
+        stored = self.seats[seat].token_hash
+        return stored is not None and hmac.compare_digest(stored, token_hash)
+
+    def open_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == HUMAN and s.token_hash is None]
+
+    def seat_names(self) -> list[str]:
+        """Who plays each seat, as a record names them (``human:NAME`` or the bot level)."""
+        return [f"human:{s.name}" if s.kind == HUMAN else str(s.level) for s in self.seats]
+
+    def record_json(self) -> dict[str, Any]:
+        """The ``quadropolis-game/1`` record (seed included: only for a finished game)."""
+        return GameRecord.of_game(
+            self.config, self.moves(), self.state, self.seat_names(), self.result
+        ).to_json()
+
+    # --- checking an action (raises the protocol's errors) -----------------------------
+
+    def check_playing(self) -> None:
+        if self.status == OVER:
+            raise GameOver(f"game {self.id} is over")
+        if self.status != PLAYING:
+            raise NotStarted(f"game {self.id} is waiting for players (open seats: {self.open_seats()})")
+
+    def check_move(self, seat: int, text: str) -> Move:
+        """The move ``text`` parsed and checked for ``seat`` against the engine's rules."""
+        self.check_playing()
+        if seat != self.state.current_player:
+            raise NotYourTurn(f"it is seat {self.state.current_player}'s turn, not seat {seat}'s")
+        try:
+            move = Move.parse(text)
+        except QuadropolisError as e:
+            raise IllegalMove(str(e)) from None
+        reason = explain_illegal(self.state, move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        return move
+
+    def check_undo(self, seat: int) -> int:
+        """How many moves ``seat`` would take back by undoing now (the rule of
+        :mod:`quadropolis.undo`); raises :class:`UndoRefused` saying why it may not."""
+        self.check_playing()
+        check = check_undo(self.history(), seat)
+        if check.start is None:
+            raise UndoRefused(f"seat {seat} has no action to undo")
+        if check.answered_by is not None:
+            _, other, move = check.answered_by
+            raise UndoRefused(
+                f"seat {other} has acted since seat {seat}'s last action ({move}): "
+                "only an action no one else has answered can be undone"
+            )
+        return len(self.steps) - check.start
+
+    # --- changing ----------------------------------------------------------------------
+
+    def record(self, action: ActionData, check: bool = False) -> None:
+        """Apply a stored action (the next version). With ``check`` (replaying the database)
+        the move or undo is validated first and :class:`CorruptGame` raised if it is wrong."""
+        if action.kind == "move":
+            self._record_move(action, check)
+        elif action.kind == "undo":
+            self._record_undo(action, check)
+        else:
+            raise CorruptGame(f"game {self.id} version {action.version}: unknown action kind {action.kind!r}")
+        self.log.append(action)
+        if self.state.is_over and self.status != OVER:
+            self.status = OVER
+            self.finished_at = action.created_at
+        if self.state.is_over and self.result is None:
+            self.result = outcome(self.state)
+
+    def _record_move(self, action: ActionData, check: bool) -> None:
+        move = Move.parse(action.move or "")
+        before = self.state
+        if check:
+            reason = explain_illegal(before, move)
+            if reason is not None or action.seat != before.current_player:
+                raise CorruptGame(f"game {self.id} version {action.version} ({action.move}): {reason}")
+        text = describe_move(before, move).partition(": ")[2].replace("_", " ")
+        after = before.copy()
+        apply_unchecked(after, move)
+        self.steps.append(Step(action.seat, move, action.version, text))
+        self.texts[action.version] = text
+        self.state = after
+
+    def _record_undo(self, action: ActionData, check: bool) -> None:
+        check_result = check_undo(self.history(), action.seat)
+        if check and (
+            not check_result.allowed or len(self.steps) - (check_result.start or 0) != action.undone
+        ):
+            raise CorruptGame(f"game {self.id} version {action.version}: seat {action.seat} may not undo")
+        start = len(self.steps) - (action.undone or 0)
+        undone = ", ".join(str(s.move) for s in self.steps[start:])
+        self.texts[action.version] = f"takes back {undone}"
+        del self.steps[start:]
+        self.state = self._replayed()
+
+    def _replayed(self) -> GameState:
+        """The state after the moves in effect, replayed from the start (they are legal: each
+        was checked when accepted)."""
+        state = new_game(self.config)
+        for step in self.steps:
+            apply_unchecked(state, step.move)
+        return state
+
+    def result_json(self) -> dict[str, Any] | None:
+        return None if self.result is None else result_json(self.result)
+
+    def set_seats(self, seats: tuple[SeatData, ...] | list[SeatData]) -> None:
+        if list(seats) != self.seats:
+            self.seats = list(seats)
+            self.presence += 1
+
+    def seen(self, seat: int, when: float) -> None:
+        self.seats[seat] = replace(self.seats[seat], last_seen=when)

@@ -1,0 +1,330 @@
+"""The protocol's messages, typed: one model per message with a ``type`` literal, a decoder
+table keyed by ``type`` for what clients send over the websocket, models for what the server
+sends, and the bodies of the HTTP API (FastAPI derives ``/openapi.json`` from them).
+
+Every inbound message is decoded by :func:`decode`: size first, then JSON, then the model of
+its ``type`` (strict: no extra fields, no coercion of ``"0"`` into ``0``). Anything wrong is
+a :class:`~quadropolis.server.errors.BadMessage` (or :class:`TooLarge`) answered with an
+``error`` reply, never an exception inside a handler. docs/protocol.md shows every message
+with an example; a test decodes each example there."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+
+from ..bots import LEVELS
+from .errors import BadMessage, TooLarge
+from .settings import MAX_MESSAGE_BYTES
+
+Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+ClientId = Annotated[str, StringConstraints(max_length=64)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+Version = Annotated[int, Field(ge=0, le=1_000_000)]
+MoveText = Annotated[str, StringConstraints(min_length=1, max_length=16)]
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# --- client -> server (websocket) ---------------------------------------------------------
+
+
+class Auth(Message):
+    """Present seat tokens: the connection then acts for those seats (several for hotseat)."""
+
+    type: Literal["auth"]
+    tokens: Annotated[list[Token], Field(min_length=1, max_length=4)]
+    id: ClientId | None = None
+
+
+class MoveMessage(Message):
+    """Play ``move`` (engine notation) for ``seat``, against the game at ``version``."""
+
+    type: Literal["move"]
+    seat: Seat
+    version: Version
+    move: MoveText
+    id: ClientId | None = None
+
+
+class UndoMessage(Message):
+    """Take back ``seat``'s last action, against the game at ``version``."""
+
+    type: Literal["undo"]
+    seat: Seat
+    version: Version
+    id: ClientId | None = None
+
+
+class SyncMessage(Message):
+    """Ask for the current state again (a ``state`` push follows)."""
+
+    type: Literal["sync"]
+    id: ClientId | None = None
+
+
+class PingMessage(Message):
+    """Keep-alive; answered by ``pong``."""
+
+    type: Literal["ping"]
+    id: ClientId | None = None
+
+
+Inbound = Auth | MoveMessage | UndoMessage | SyncMessage | PingMessage
+
+#: The decoder table: the model of each inbound ``type``.
+INBOUND: Final[dict[str, type[Message]]] = {
+    "auth": Auth,
+    "move": MoveMessage,
+    "undo": UndoMessage,
+    "sync": SyncMessage,
+    "ping": PingMessage,
+}
+
+
+def decode(data: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Message:
+    """The typed message in ``data``; raises :class:`TooLarge` or :class:`BadMessage`."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        raise TooLarge(f"message of {size} bytes; the limit is {limit}")
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):
+        raise BadMessage("not a JSON message") from None
+    if not isinstance(obj, dict):
+        raise BadMessage("a message is a JSON object with a 'type'")
+    kind = obj.get("type")
+    model = INBOUND.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise BadMessage(f"unknown message type; expected one of {', '.join(INBOUND)}")
+    try:
+        return model.model_validate(obj)
+    except ValidationError as e:
+        raise BadMessage(f"{kind}: {_first_error(e)}") from None
+
+
+def message_id(data: str | bytes) -> str | None:
+    """The ``id`` of a message that failed to decode, if it has a usable one (to echo)."""
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    ident = obj.get("id") if isinstance(obj, dict) else None
+    return ident if isinstance(ident, str) and len(ident) <= 64 else None
+
+
+def _first_error(e: ValidationError) -> str:
+    err = e.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(x) for x in err["loc"]) or "message"
+    return f"{where}: {err['msg']}"
+
+
+# --- server -> client (websocket) ---------------------------------------------------------
+
+
+class Welcome(Message):
+    """First reply on a connection, and the reply to ``auth``: the seats this connection
+    holds (empty for a spectator)."""
+
+    type: Literal["welcome"] = "welcome"
+    game: str
+    you: list[int]
+    id: str | None = None
+
+
+class StatePush(Message):
+    """The game as this client may see it (see :mod:`quadropolis.server.views`); sent on
+    connecting, after ``auth`` and ``sync``, and to every client of the game after each
+    accepted action (and when a player arrives or leaves)."""
+
+    type: Literal["state"] = "state"
+    game: str
+    version: int
+    view: dict[str, Any]
+
+
+class Accepted(Message):
+    """An action stored in the database: it is now part of the game at ``version``."""
+
+    type: Literal["accepted"] = "accepted"
+    game: str
+    version: int
+    seat: int
+    kind: Literal["move", "undo"]
+    move: str | None = None
+    id: str | None = None
+
+
+class ErrorReply(Message):
+    """A refused message or request: ``code`` is one of docs/protocol.md's error codes."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    id: str | None = None
+
+
+class Pong(Message):
+    type: Literal["pong"] = "pong"
+    id: str | None = None
+
+
+Outbound = Welcome | StatePush | Accepted | ErrorReply | Pong
+
+#: Every outbound message model, by ``type``.
+OUTBOUND: Final[dict[str, type[Message]]] = {
+    "welcome": Welcome,
+    "state": StatePush,
+    "accepted": Accepted,
+    "error": ErrorReply,
+    "pong": Pong,
+}
+
+
+# --- HTTP bodies --------------------------------------------------------------------------
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Variants(Body):
+    urbanist_blocks: Literal["lines", "square"] = "lines"
+    all_parks_absorb: bool = False
+
+
+class SeatSpec(Body):
+    """A seat at creation: open for a human, or a bot of one of the levels (``easy``,
+    ``medium``, ``hard``: the definitions of :data:`quadropolis.bots.LEVELS`)."""
+
+    type: Literal["human", "bot"] = "human"
+    level: str | None = None
+
+    @field_validator("level")
+    @classmethod
+    def _known_level(cls, level: str | None) -> str | None:
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"bot level must be one of {', '.join(LEVELS)}")
+        return level
+
+
+class CreateGame(Body):
+    """A new game. ``seats`` (default: every seat open for a human) lists one entry per
+    player; ``take`` lists the open seats the creator holds at once (default: the first
+    open seat; ``[]``: none, e.g. to watch bots; several: hotseat). ``public`` games are
+    listed in the lobby. ``takeover_after`` (seconds, or ``null`` for never): a bot of
+    ``takeover_level`` plays a human seat whose player has been gone that long, until
+    they come back."""
+
+    mode: Literal["classic", "expert"] = "classic"
+    players: Annotated[int, Field(ge=2, le=4)] = 2
+    variants: Variants = Variants()
+    first_player: Annotated[int, Field(ge=0, le=3)] = 0
+    seats: list[SeatSpec] | None = None
+    name: Name = "Player 1"
+    take: list[Seat] | None = None
+    public: bool = True
+    takeover_after: Annotated[float, Field(ge=1, le=7 * 86400)] | None = None
+    takeover_level: str = "easy"
+
+    @field_validator("takeover_level")
+    @classmethod
+    def _known_takeover_level(cls, level: str) -> str:
+        if level not in LEVELS:
+            raise ValueError(f"takeover_level must be one of {', '.join(LEVELS)}")
+        return level
+
+
+class JoinSeat(Body):
+    name: Name = "Player"
+
+
+class ActRequest(Body):
+    """A move over HTTP (``Authorization: Bearer TOKEN``): as the websocket ``move``."""
+
+    seat: Seat
+    version: Version
+    move: MoveText
+
+
+class UndoRequest(Body):
+    seat: Seat
+    version: Version
+
+
+class SeatPass(Body):
+    """A seat's private pass: keep ``token`` secret; ``link`` opens the seat in a browser."""
+
+    seat: int
+    token: str
+    link: str
+
+
+class Invite(Body):
+    seat: int
+    link: str
+
+
+class Created(Body):
+    game: str
+    seats: list[SeatPass]
+    invites: list[Invite]
+    watch: str
+    websocket: str
+
+
+class ActionDone(Body):
+    """The HTTP reply to a move or undo: stored at ``version``."""
+
+    type: Literal["accepted"] = "accepted"
+    game: str
+    version: int
+    seat: int
+    kind: Literal["move", "undo"]
+    move: str | None = None
+
+
+class ErrorBody(Body):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class SeatSummary(Body):
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    open: bool
+
+
+class GameListEntry(Body):
+    game: str
+    status: str
+    config: dict[str, Any]
+    seats: list[SeatSummary]
+    created_at: float
+    finished_at: float | None = None
+    result: dict[str, Any] | None = None
+
+
+class GameList(Body):
+    games: list[GameListEntry]
+
+
+class MovesSoFar(Body):
+    """The moves of a game so far (in effect, undone ones left out) and its whole history
+    (every accepted action, undos and undone moves included); never the seed."""
+
+    game: str
+    status: str
+    version: int
+    config: dict[str, Any]
+    seats: list[str]
+    moves: list[str]
+    history: list[dict[str, Any]]

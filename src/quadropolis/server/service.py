@@ -1,0 +1,637 @@
+"""The authority: creates games, seats players, and accepts actions — checked with the engine,
+stored, then published — plays the bots' turns and takes over for absent players. Knows
+nothing of HTTP or websockets (the app is a thin transport over it), so it is tested without
+a network.
+
+**Accepting an action** (:meth:`GameService.act`, :meth:`GameService.undo`), under the game's
+lock: the token must hash to the seat's stored SHA-256 (constant-time compare), the version
+must be the game's current one (else ``stale``), the game must be running, the seat must be
+the one to move, and the move must be legal (:func:`~quadropolis.rules.explain_illegal`, whose
+reason is the reply). The action is then inserted at version + 1 and committed; only then is
+it applied in memory, published, and acknowledged (actions of different games arriving
+together are committed together: :mod:`~quadropolis.server.writer`). The database's UNIQUE
+(game, version) refuses a second action at the same version, from this process or another:
+the loser gets ``stale`` and catches up from the database. So an acknowledged action is on
+disk, and no action is ever applied twice.
+
+**Bots** (bot seats, and human seats under takeover) are played by one task per game: the
+decision is computed in a worker process (:class:`~quadropolis.server.bots.BotPool`) from the
+observation with the seed hidden, then committed like a player's move at the version it was
+computed for (if anything changed meanwhile — the player came back, someone else acted — it is
+dropped and the next decision starts).
+
+**Restart**: :meth:`GameService.start` rebuilds every unfinished game by replaying its stored
+history with the engine and resumes the bots whose turn it is. Other games load on first use.
+
+**Takeover**: when a game allows it, a human seat whose player has had no connection for
+``takeover_after`` seconds is played by a bot of ``takeover_level`` until the player connects
+again. Presence is known locally from connections and, across processes, from ``last_seen``
+heartbeats in the database (every ``min(2 s, takeover_after / 3)`` while connected)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Final, TypeVar
+
+from ..config import GameConfig
+from ..errors import QuadropolisError
+from ..moves import Move
+from ..outcome import outcome
+from ..record import result_json
+from ..rules import apply_unchecked, explain_illegal
+from ..tiles import Mode
+from .bots import BotPool
+from .broker import EVERY_GAME, Broker, LocalBroker, Notice
+from .errors import BadMessage, Forbidden, LimitReached, NotFound, NotOver, SeatTaken, Stale, Unavailable
+from .game import BOT, HUMAN, CorruptGame, LiveGame
+from .protocol import CreateGame
+from .settings import Limits
+from .storage import (
+    OVER,
+    PLAYING,
+    WAITING,
+    ActionData,
+    GameData,
+    GameSummary,
+    SeatData,
+    StorageError,
+    Store,
+    VersionTaken,
+)
+from .views import SeatPresence, ViewCache, view, view_text
+from .writer import Writer
+
+log = logging.getLogger("quadropolis.server")
+
+T = TypeVar("T")
+Listener = Callable[[str], None]
+
+_GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: Longest heartbeat period while a player of a takeover game is connected.
+HEARTBEAT_SECONDS: Final = 2.0
+#: A running game unchanged this long is checked for a bot turn to start by every process.
+STALL_SECONDS: Final = 1.0
+
+
+def hash_token(token: str) -> bytes:
+    """What the database keeps of a seat token: its SHA-256."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def new_token() -> str:
+    """A seat token: 128 random bits, URL-safe text."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What creating a game gives its creator: the game id, a token for each seat taken (to
+    keep private) and the open seats to invite players to."""
+
+    game: str
+    tokens: dict[int, str]
+    invites: list[int]
+
+
+class GameService:
+    """The game authority of one server process (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        broker: Broker | None = None,
+        bots: BotPool | None = None,
+        limits: Limits | None = None,
+        sweep_seconds: float = 0.5,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.broker = broker or LocalBroker()
+        self.bots = bots
+        self.limits = limits or Limits()
+        self.sweep_seconds = sweep_seconds
+        self.clock = clock
+        # SQLite admits one writer at a time: one thread avoids lock waits; PostgreSQL
+        # takes several (its pool is as large).
+        self._db = ThreadPoolExecutor(1 if store.backend == "sqlite" else 8, thread_name_prefix="db")
+        self._writer = Writer(partial(self._run, self.store.append_batch))
+        self._games: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
+        self._views: dict[str, ViewCache] = {}
+        self._listeners: list[Listener] = []
+        self._local: Counter[tuple[str, int]] = Counter()
+        #: Open connections (players and spectators) per game, to know when to evict it.
+        self._watchers: Counter[str] = Counter()
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._touched: dict[str, float] = {}
+        #: When each game last changed (monotonic clock), to spot stalled bot turns.
+        self._changed: dict[str, float] = {}
+        self._shown_presence: dict[str, tuple[SeatPresence, ...]] = {}
+        self._create_locks: dict[str, asyncio.Lock] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # --- life cycle --------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Resume every unfinished game (replayed from the database) and its bots; start the
+        sweeper and the broker."""
+        await self.broker.start(self._on_notice)
+        for game_id in await self._run(self.store.unfinished):
+            try:
+                game = await self.game(game_id)
+            except CorruptGame as e:
+                log.error("cannot resume %s: %s", game_id, e)
+                continue
+            self._kick(game)
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [t for t in (self._sweeper, *self._bot_tasks.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.broker.close()
+        self._db.shutdown(wait=True)
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(game_id)`` whenever a game's clients should get a new view (an
+        action, here or in another process; a seat claimed; a player arriving or leaving)."""
+        self._listeners.append(listener)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a storage call in the database threads."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._db, partial(fn, *args))
+        except QuadropolisError:  # VersionTaken, StorageError: the caller's to handle
+            raise
+        except Exception as e:
+            log.exception("storage failure")
+            raise Unavailable(f"storage unavailable: {type(e).__name__}") from None
+
+    # --- games -------------------------------------------------------------------------
+
+    def loaded(self, game_id: str) -> LiveGame | None:
+        """The game if this process holds it in memory (no database access)."""
+        return self._games.get(game_id)
+
+    async def game(self, game_id: str) -> LiveGame:
+        """The game, loaded from the database on first use; :class:`NotFound` if none."""
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        if not _GAME_ID.fullmatch(game_id):
+            raise NotFound("no such game")
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[game_id] = pending
+            try:
+                data = await self._run(self.store.load, game_id)
+                loaded = None if data is None else self._games.setdefault(game_id, LiveGame.rebuild(data))
+                pending.set_result(loaded)  # type: ignore[arg-type]
+            except BaseException as e:
+                pending.set_exception(e)
+            finally:
+                del self._loading[game_id]
+        result = await asyncio.shield(pending)
+        if result is None:
+            raise NotFound("no such game")
+        return result
+
+    async def create(self, spec: CreateGame, client: str) -> NewGame:
+        """Create a game for ``client`` (its address: the per-client quota is counted on it).
+        Raises :class:`BadMessage` for an inconsistent spec, :class:`LimitReached` over quota."""
+        seats, take = _seat_plan(spec)
+        config = _config(spec)
+        lock = self._create_locks.setdefault(client, asyncio.Lock())
+        async with lock:
+            active = await self._run(self.store.active_games_of, client)
+            if active >= self.limits.games_per_client:
+                raise LimitReached(
+                    f"{active} unfinished games created from this address; the limit is "
+                    f"{self.limits.games_per_client}"
+                )
+            now = self.clock()
+            tokens = {seat: new_token() for seat in take}
+            rows = tuple(
+                _seat_row(i, s.type, s.level, spec.name, take, tokens, now) for i, s in enumerate(seats)
+            )
+            status = WAITING if any(r.kind == HUMAN and r.token_hash is None for r in rows) else PLAYING
+            data = GameData(
+                id=secrets.token_urlsafe(9),
+                config=config.to_json(),
+                status=status,
+                public=spec.public,
+                creator=client[:64],
+                takeover_after=spec.takeover_after,
+                takeover_level=spec.takeover_level,
+                created_at=now,
+                finished_at=None,
+                result=None,
+                seats=rows,
+            )
+            await self._run(self.store.insert_game, data)
+        game = self._games.setdefault(data.id, LiveGame.rebuild(data))
+        self._kick(game)
+        return NewGame(data.id, tokens, game.open_seats())
+
+    async def join(self, game_id: str, seat: int, name: str) -> str:
+        """Claim open ``seat`` for a player called ``name``; returns the seat's token.
+        :class:`SeatTaken` if it is not open (a bot's, or claimed by someone else)."""
+        game = await self.game(game_id)
+        if not 0 <= seat < len(game.seats):
+            raise NotFound(f"game {game_id} has no seat {seat}")
+        token = new_token()
+        async with game.lock:
+            if game.seats[seat].kind != HUMAN or game.seats[seat].token_hash is not None:
+                raise SeatTaken(f"seat {seat} is not open")
+            claimed = await self._run(
+                self.store.claim_seat, game_id, seat, name, hash_token(token), self.clock()
+            )
+            await self._catch_up_locked(game)
+            if not claimed:
+                raise SeatTaken(f"seat {seat} is not open")
+            await self._publish(game)
+        self._kick(game)
+        return token
+
+    # --- acting ------------------------------------------------------------------------
+
+    async def act(self, game_id: str, seat: int, token: str, version: int, move: str) -> ActionData:
+        """Play ``move`` for ``seat`` against the game at ``version`` (see the module doc for
+        the checks, in order: ``forbidden``, ``stale``, ``not_started``/``game_over``,
+        ``not_your_turn``, ``illegal_move``). Returns the stored action."""
+        game = await self.game(game_id)
+        async with game.lock:
+            await self._authorize(game, seat, token)
+            await self._check_version(game, version)
+            checked = game.check_move(seat, move)
+            action = ActionData(game.version + 1, seat, "move", str(checked), None, "player", self.clock())
+            await self._commit(game, action)
+        self._kick(game)
+        return action
+
+    async def undo(self, game_id: str, seat: int, token: str, version: int) -> ActionData:
+        """Take back ``seat``'s last action (the rule of :mod:`quadropolis.undo`), stored as an
+        ``undo`` entry: the undone moves stay in the history."""
+        game = await self.game(game_id)
+        async with game.lock:
+            await self._authorize(game, seat, token)
+            await self._check_version(game, version)
+            undone = game.check_undo(seat)
+            action = ActionData(game.version + 1, seat, "undo", None, undone, "player", self.clock())
+            await self._commit(game, action)
+        self._kick(game)
+        return action
+
+    async def authenticate(self, game_id: str, tokens: Iterable[str]) -> dict[int, str]:
+        """The seats held by ``tokens`` (seat -> token). Raises :class:`Forbidden` if any token
+        holds no seat of the game (after re-reading the seats: another process may have just
+        given it)."""
+        game = await self.game(game_id)
+        hashes = [(t, hash_token(t)) for t in tokens]
+        if any(game.seat_of_token(h) is None for _, h in hashes):
+            async with game.lock:
+                await self._catch_up_locked(game)
+        held: dict[int, str] = {}
+        for token, h in hashes:
+            seat = game.seat_of_token(h)
+            if seat is None:
+                raise Forbidden("a token does not hold any seat of this game")
+            held[seat] = token
+        return held
+
+    async def _authorize(self, game: LiveGame, seat: int, token: str) -> None:
+        h = hash_token(token)
+        if game.holds(seat, h):
+            return
+        if 0 <= seat < len(game.seats) and game.seats[seat].token_hash is None:
+            await self._catch_up_locked(game)  # claimed in another process just now?
+            if game.holds(seat, h):
+                return
+        raise Forbidden(f"this token does not hold seat {seat}")
+
+    async def _check_version(self, game: LiveGame, version: int) -> None:
+        if version > game.version:  # another process may be ahead of this one
+            await self._catch_up_locked(game)
+        if version != game.version:
+            raise Stale(f"version {version} is not the game's current version {game.version}")
+
+    async def _commit(self, game: LiveGame, action: ActionData) -> None:
+        """Store ``action`` (committed), then apply it in memory and publish it."""
+        try:
+            await self._writer.append(game.id, action, _result_if_final(game, action))
+        except VersionTaken:
+            await self._catch_up_locked(game)
+            raise Stale(
+                f"version {action.version} was taken by another action; the game is at {game.version}"
+            ) from None
+        except StorageError as e:
+            raise Unavailable(str(e)) from None
+        game.record(action)
+        self._changed[game.id] = time.monotonic()
+        await self._publish(game)
+
+    async def _publish(self, game: LiveGame) -> None:
+        await self.broker.publish(game.id, game.version)
+
+    # --- keeping up with other processes ------------------------------------------------
+
+    async def _on_notice(self, notice: Notice) -> None:
+        if notice.remote:
+            # Seats change without a new version, so a remote notice is always read back.
+            every = notice.game == EVERY_GAME
+            for game in list(self._games.values()) if every else [self._games.get(notice.game)]:
+                if game is not None:
+                    await self.catch_up(game)
+        for game_id in [g for g in self._games if notice.game in (g, EVERY_GAME)]:
+            self._notify(game_id)
+
+    def _notify(self, game_id: str) -> None:
+        for listener in self._listeners:
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a state listener failed")
+
+    async def catch_up(self, game: LiveGame) -> None:
+        """Read from the database what other processes added to ``game``."""
+        async with game.lock:
+            await self._catch_up_locked(game)
+
+    async def _catch_up_locked(self, game: LiveGame) -> None:
+        status, seats, actions = await self._run(self.store.refresh, game.id, game.version)
+        game.set_seats(seats)
+        if actions:
+            game.extend(actions)
+            self._changed[game.id] = time.monotonic()
+        if status == PLAYING and game.status == WAITING:
+            game.status = PLAYING
+            game.presence += 1
+
+    # --- views and presence ------------------------------------------------------------
+
+    def view(self, game: LiveGame, you: Iterable[int] = ()) -> dict[str, Any]:
+        """The view of a client holding the seats ``you`` (none: a spectator)."""
+        cache = self._views.setdefault(game.id, ViewCache())
+        return view(game, frozenset(you), self.presence(game), cache)
+
+    def view_text(self, game: LiveGame, you: Iterable[int] = ()) -> str:
+        """:meth:`view` as JSON text (the public part serialised once for every client)."""
+        cache = self._views.setdefault(game.id, ViewCache())
+        return view_text(game, frozenset(you), self.presence(game), cache)
+
+    def presence(self, game: LiveGame) -> tuple[SeatPresence, ...]:
+        now = self.clock()
+        return tuple(
+            SeatPresence(self._present(game, s, now), self._taken_over(game, s.seat, now)) for s in game.seats
+        )
+
+    def _present(self, game: LiveGame, seat: SeatData, now: float) -> bool:
+        if seat.kind != HUMAN or seat.token_hash is None:
+            return False
+        if self._local[(game.id, seat.seat)] > 0:
+            return True
+        # Connected to another process: its heartbeats keep last_seen recent.
+        return (
+            game.takeover_after is not None
+            and seat.last_seen is not None
+            and now - seat.last_seen < 2.5 * _heartbeat(game)
+        )
+
+    def _taken_over(self, game: LiveGame, seat: int, now: float) -> bool:
+        info = game.seats[seat]
+        if game.takeover_after is None or info.kind != HUMAN or game.status != PLAYING:
+            return False
+        if self._local[(game.id, seat)] > 0:
+            return False
+        last = info.last_seen if info.last_seen is not None else game.created_at
+        return now - last >= game.takeover_after
+
+    def opened(self, game_id: str) -> None:
+        """A client (player or spectator) connected to ``game_id`` in this process."""
+        self._watchers[game_id] += 1
+
+    def closed(self, game_id: str) -> None:
+        """A client of ``game_id`` left; a finished game nobody watches leaves memory."""
+        self._watchers[game_id] -= 1
+        if self._watchers[game_id] <= 0:
+            del self._watchers[game_id]
+        self._evict_if_idle(game_id)
+
+    def _evict_if_idle(self, game_id: str) -> None:
+        """Forget a finished game no client here watches (it is read again if asked for):
+        memory then holds only running games and watched ones."""
+        game = self._games.get(game_id)
+        if game is None or not game.is_over or self._watchers[game_id] or game_id in self._bot_tasks:
+            return
+        del self._games[game_id]
+        for table in (self._views, self._changed, self._touched, self._shown_presence):
+            table.pop(game_id, None)
+
+    async def connected(self, game_id: str, seats: Iterable[int]) -> None:
+        """A client holding ``seats`` connected to this process."""
+        await self._presence_change(game_id, list(seats), +1)
+
+    async def disconnected(self, game_id: str, seats: Iterable[int]) -> None:
+        """A client holding ``seats`` went away (the takeover clock starts now)."""
+        await self._presence_change(game_id, list(seats), -1)
+
+    async def _presence_change(self, game_id: str, seats: list[int], delta: int) -> None:
+        if not seats:
+            return
+        game = await self.game(game_id)
+        now = self.clock()
+        for seat in seats:
+            self._local[(game_id, seat)] += delta
+            if self._local[(game_id, seat)] <= 0:
+                del self._local[(game_id, seat)]
+            game.seen(seat, now)
+        game.presence += 1
+        with contextlib.suppress(Unavailable):  # presence is advisory; the next heartbeat retries
+            await self._run(self.store.touch, game_id, seats, now)
+        self._touched[game_id] = now
+        self._notify(game_id)
+
+    # --- bots --------------------------------------------------------------------------
+
+    def _bot_for(self, game: LiveGame) -> tuple[str, str] | None:
+        """(level, actor) of the bot to play now, if the seat to move is a bot's or taken over."""
+        seat = game.to_move
+        if seat is None:
+            return None
+        info = game.seats[seat]
+        if info.kind == BOT and info.level is not None:
+            return info.level, "bot"
+        if self._taken_over(game, seat, self.clock()):
+            return game.takeover_level, "takeover"
+        return None
+
+    def _kick(self, game: LiveGame) -> None:
+        """Start the bot's decision if it is a bot's turn and none is under way."""
+        if self._closing or self.bots is None or game.id in self._bot_tasks:
+            return
+        who = self._bot_for(game)
+        if who is None:
+            return
+        task = asyncio.create_task(self._bot_turn(game, game.version, *who), name=f"bot-{game.id}")
+        self._bot_tasks[game.id] = task
+
+    async def _bot_turn(self, game: LiveGame, version: int, level: str, actor: str) -> None:
+        assert self.bots is not None
+        again = True
+        try:
+            move = await self.bots.choose(level, game.state, f"{game.id}/{version}")
+            async with game.lock:
+                if game.version != version or self._bot_for(game) != (level, actor):
+                    return  # someone acted meanwhile, or the player is back
+                seat = game.state.current_player
+                reason = explain_illegal(game.state, move)
+                if reason is not None:
+                    raise QuadropolisError(f"bot {level} played {move}: {reason}")
+                action = ActionData(version + 1, seat, "move", str(move), None, actor, self.clock())
+                await self._commit(game, action)
+        except Stale:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The sweeper retries later; retrying at once could spin on a broken pool.
+            again = False
+            log.exception("bot turn failed in game %s", game.id)
+        finally:
+            self._bot_tasks.pop(game.id, None)
+        if again:
+            self._kick(game)
+
+    async def idle(self) -> None:
+        """Wait until no bot decision is under way (tests and benchmarks use it)."""
+        while self._bot_tasks:
+            await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
+
+    # --- the sweeper -------------------------------------------------------------------
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweep failed")
+
+    async def sweep(self) -> None:
+        """Heartbeats for present players of takeover games, others' heartbeats read back,
+        takeovers started or ended (pushed to clients), stalled bot turns restarted."""
+        now = self.clock()
+        watched = [g for g in self._games.values() if g.status == PLAYING and g.takeover_after is not None]
+        for game in watched:
+            here = [s.seat for s in game.seats if self._local[(game.id, s.seat)] > 0]
+            if here and now - self._touched.get(game.id, 0.0) >= _heartbeat(game):
+                await self._run(self.store.touch, game.id, here, now)
+                self._touched[game.id] = now
+        if watched:
+            for game_id, seat in await self._run(self.store.takeover_candidates):
+                held = self._games.get(game_id)
+                if held is not None and seat.last_seen is not None:
+                    known = held.seats[seat.seat].last_seen
+                    if known is None or seat.last_seen > known:
+                        held.seen(seat.seat, seat.last_seen)
+        for game in watched:
+            shown = self.presence(game)
+            if self._shown_presence.get(game.id) != shown:
+                self._shown_presence[game.id] = shown
+                self._notify(game.id)
+        # A bot turn is started by the process that made the move before it; others step in
+        # only when a game has stalled (that process died, or takeover time has come).
+        stalled = time.monotonic() - STALL_SECONDS
+        for game in list(self._games.values()):
+            if game.status == PLAYING and self._changed.get(game.id, 0.0) <= stalled:
+                self._kick(game)
+            elif game.is_over:
+                self._evict_if_idle(game.id)
+
+    # --- reading -----------------------------------------------------------------------
+
+    async def record(self, game_id: str) -> dict[str, Any]:
+        """The ``quadropolis-game/1`` record of a finished game (seed included; replays with
+        ``quadropolis replay``). :class:`NotOver` while the game runs: its seed is secret."""
+        game = await self.game(game_id)
+        if game.status != OVER:
+            raise NotOver(f"game {game_id} is not over: its moves so far are at /api/games/{game_id}/moves")
+        return game.record_json()
+
+    async def summaries(self, status: str, limit: int, offset: int = 0) -> list[GameSummary]:
+        """Public games waiting for players (the lobby) or finished (the replay list)."""
+        return await self._run(self.store.summaries, status, limit, offset)
+
+
+def _heartbeat(game: LiveGame) -> float:
+    return min(HEARTBEAT_SECONDS, (game.takeover_after or HEARTBEAT_SECONDS * 3) / 3)
+
+
+def _result_if_final(game: LiveGame, action: ActionData) -> dict[str, Any] | None:
+    """The result to store with ``action`` if that move ends the game."""
+    if action.kind != "move" or action.move is None:
+        return None
+    after = game.state.copy()
+    apply_unchecked(after, Move.parse(action.move))
+    return result_json(outcome(after)) if after.is_over else None
+
+
+def _config(spec: CreateGame) -> GameConfig:
+    if spec.first_player >= spec.players:
+        raise BadMessage(f"first_player must be a seat from 0 to {spec.players - 1}")
+    return GameConfig(
+        mode=Mode(spec.mode),
+        players=spec.players,
+        seed=secrets.randbits(62),
+        first_player=spec.first_player,
+        urbanist_blocks=spec.variants.urbanist_blocks,
+        all_parks_absorb=spec.variants.all_parks_absorb,
+    )
+
+
+def _seat_plan(spec: CreateGame) -> tuple[list[Any], list[int]]:
+    """The seats (default: all open for humans) and the ones the creator takes."""
+    from .protocol import SeatSpec
+
+    seats = list(spec.seats) if spec.seats is not None else [SeatSpec() for _ in range(spec.players)]
+    if len(seats) != spec.players:
+        raise BadMessage(f"{spec.players} players need {spec.players} seats, got {len(seats)}")
+    for i, s in enumerate(seats):
+        if (s.type == "bot") != (s.level is not None):
+            raise BadMessage(f"seat {i}: a bot seat needs a level, a human seat none")
+    humans = [i for i, s in enumerate(seats) if s.type == "human"]
+    take = list(spec.take) if spec.take is not None else humans[:1]
+    if len(set(take)) != len(take) or any(t not in humans for t in take):
+        raise BadMessage(f"take: seats to take must be distinct human seats among {humans}")
+    return seats, take
+
+
+def _seat_row(
+    seat: int, kind: str, level: str | None, name: str, take: list[int], tokens: dict[int, str], now: float
+) -> SeatData:
+    if kind == "bot":
+        return SeatData(seat, BOT, level, f"Bot ({level})", None, None)
+    if seat in take:
+        shown = name if len(take) == 1 else f"{name} ({seat + 1})"
+        return SeatData(seat, HUMAN, None, shown, hash_token(tokens[seat]), now)
+    return SeatData(seat, HUMAN, None, "", None, None)

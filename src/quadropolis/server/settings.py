@@ -1,0 +1,67 @@
+"""The server's settings and limits, with their defaults, and where the default database lives
+(SQLite in the user's data directory, so ``quadropolis serve`` needs no setup). Standard
+library only: the command line imports it without the ``web`` extra."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 8000
+#: Longest inbound websocket message (bytes of UTF-8); the longest valid one is ~200.
+MAX_MESSAGE_BYTES: Final = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may use.
+
+    - ``max_message_bytes``: longest websocket message accepted (longer: ``too_large``);
+      ``max_frame_bytes``: a frame over this closes that connection at the websocket layer
+      (code 1009) before it is even read whole;
+    - ``max_body_bytes``: longest HTTP request body;
+    - ``messages_per_second`` / ``message_burst``: a token bucket per connection (over it:
+      ``rate_limited``, the message is dropped);
+    - ``games_per_client``: unfinished games one client address may have created;
+    - ``connections_per_game``: websocket connections one process accepts per game;
+    - bot budget: ``bot_workers`` worker processes choose bot moves, at most ``bot_queue``
+      more decisions wait for one; the levels' budgets are fixed (:data:`quadropolis.bots.LEVELS`).
+    """
+
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    max_frame_bytes: int = 64 * 1024
+    max_body_bytes: int = 16 * 1024
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    games_per_client: int = 20
+    connections_per_game: int = 64
+    bot_workers: int = 1
+    bot_queue: int = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything ``create_app`` needs. ``database``: an SQLAlchemy URL (``sqlite:///PATH``
+    or ``postgresql://...``); ``redis``: a Redis URL to share state pushes between several
+    server processes (``None``: this process only); ``static``: the directory served at
+    ``/`` (``None``: the one shipped with the package, if present)."""
+
+    database: str
+    redis: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    static: Path | None = None
+    #: Seconds between sweeps (takeover checks, presence heartbeats, stalled bots).
+    sweep_seconds: float = 0.5
+    #: Offer permessage-deflate on websockets: a view shrinks about fourfold, but compressing
+    #: every push was the largest single CPU cost in the server's profile; off by default.
+    ws_compression: bool = False
+
+
+def default_database() -> str:
+    """SQLite in the user's data directory (created if missing)."""
+    import platformdirs
+
+    directory = Path(platformdirs.user_data_dir("quadropolis", appauthor=False))
+    return f"sqlite:///{directory / 'server.sqlite3'}"

@@ -1,0 +1,497 @@
+"""Storage: the database schema (SQLAlchemy models) and the repository the game service uses.
+
+Three tables:
+
+- ``games``: one row per game: its configuration *including the seed* (never sent to a
+  client before the end), status (``waiting`` for players, ``playing``, ``over``), the
+  creator's client key (for the per-client quota), the takeover settings and, once over, the
+  result.
+- ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
+  SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
+  stored) and when the player was last seen (for takeover).
+- ``actions``: the append-only history. Each accepted action is a row ``(game_id, version)``
+  with ``version`` = 1, 2, 3... in order; the pair is the primary key, so the database itself
+  refuses a second action at the same version, even from another server process: that is how
+  a move is never applied twice (optimistic concurrency). An undo is a row of kind ``undo``
+  (nothing is ever deleted), so the history keeps the undone moves.
+
+The schema is created and upgraded only by the Alembic migrations in ``migrations/``
+(:meth:`Store.upgrade`), never by ``create_all``; a test checks models and migrations agree.
+
+The repository is synchronous (SQLAlchemy sessions); the service calls it from worker threads
+so the event loop never waits on the database. SQLite runs in WAL mode with
+``synchronous=FULL``: a commit has reached the disk when it returns, so an acknowledged move
+survives ``kill -9`` (and a power cut)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from ..errors import QuadropolisError
+
+#: Constraint names fixed by convention, so migrations name them the same on every backend.
+NAMING: Final = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+OVER: Final = "over"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: ``GameConfig.to_json()``, seed included.
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    public: Mapped[bool] = mapped_column(Boolean)
+    creator: Mapped[str] = mapped_column(String(64))
+    #: Seconds a human seat may be gone before a bot plays it; ``None``: never.
+    takeover_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    takeover_level: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+    __table_args__ = (
+        Index(None, "status", "public", "created_at"),
+        Index(None, "creator", "status"),
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    #: SHA-256 of the seat token; ``None`` while a human seat is open.
+    token_hash: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
+    last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    #: 1, 2, 3... in the order accepted; (game_id, version) is unique (the primary key).
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # move | undo
+    #: The move in the engine's notation (kind ``move``).
+    move: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: How many moves an undo took back (kind ``undo``).
+    undone: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Who chose it: ``player``, ``bot`` (a bot seat) or ``takeover`` (a bot for an absent player).
+    actor: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+# --- plain values handed to the service (detached from any session) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatData:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: bytes | None
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionData:
+    version: int
+    seat: int
+    kind: str
+    move: str | None
+    undone: int | None
+    actor: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameData:
+    id: str
+    config: dict[str, Any]
+    status: str
+    public: bool
+    creator: str
+    takeover_after: float | None
+    takeover_level: str
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+    seats: tuple[SeatData, ...]
+    actions: tuple[ActionData, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A lobby or replay-list entry (no seed, no tokens)."""
+
+    id: str
+    config: dict[str, Any]
+    status: str
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+    seats: tuple[SeatData, ...]
+
+
+class VersionTaken(QuadropolisError):
+    """Another action was stored at that version first (by this or another process)."""
+
+
+class StorageError(QuadropolisError):
+    """The database refused an operation for a reason other than a version conflict."""
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use psycopg 3 (the driver the ``web`` extra
+    installs); anything else is passed to SQLAlchemy as it is."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers run while a move commits; FULL syncs the log on every commit, so an
+    # acknowledged move is on disk; the busy timeout rides out another process's write.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str, pool_size: int = 8) -> Engine:
+    """An engine for ``url`` with the settings this server relies on (see the module doc)."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+class Store:
+    """The repository: every read and write of games, seats and actions. Synchronous; safe to
+    call from several threads (one session per call)."""
+
+    def __init__(self, url: str, pool_size: int = 8) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url, pool_size)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self._insert_action = _insert_ignoring_conflicts(self.engine.dialect.name)
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    def upgrade(self) -> None:
+        """Create or upgrade the schema to the newest migration (Alembic)."""
+        from .migrations import upgrade
+
+        upgrade(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writes ------------------------------------------------------------------------
+
+    def insert_game(self, game: GameData) -> None:
+        """Store a new game and its seats in one transaction."""
+        with self._session.begin() as s:
+            s.add(
+                GameRow(
+                    id=game.id,
+                    config=game.config,
+                    status=game.status,
+                    public=game.public,
+                    creator=game.creator,
+                    takeover_after=game.takeover_after,
+                    takeover_level=game.takeover_level,
+                    created_at=game.created_at,
+                    finished_at=None,
+                    result=None,
+                )
+            )
+            s.flush()  # the game before its seats: PostgreSQL checks the foreign key at once
+            s.add_all(
+                SeatRow(
+                    game_id=game.id,
+                    seat=seat.seat,
+                    kind=seat.kind,
+                    level=seat.level,
+                    name=seat.name,
+                    token_hash=seat.token_hash,
+                    last_seen=seat.last_seen,
+                )
+                for seat in game.seats
+            )
+
+    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: bytes, now: float) -> bool:
+        """Give an open human seat to a player; ``False`` if it is not open (taken already, by
+        this or another process: the update is conditional). When it was the last open seat,
+        the game starts (status ``playing``) in the same transaction."""
+        with self._session.begin() as s:
+            claimed = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash, last_seen=now)
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            still_open = s.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_(None))
+            )
+            if not still_open:
+                s.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.status == WAITING)
+                    .values(status=PLAYING)
+                )
+            return True
+
+    def append(self, game_id: str, action: ActionData, result: dict[str, Any] | None = None) -> None:
+        """Append ``action`` to the history, committed when this returns. With ``result`` the
+        game is marked over in the same transaction. Raises :class:`VersionTaken` if an action
+        is already stored at ``action.version``."""
+        failure = self.append_batch([(game_id, action, result)])[0]
+        if failure is not None:
+            raise failure
+
+    def append_batch(
+        self, items: Sequence[tuple[str, ActionData, dict[str, Any] | None]]
+    ) -> list[QuadropolisError | None]:
+        """Append several games' actions in one transaction — one commit, one sync to disk
+        for all (group commit). An action whose version is already stored is skipped (``INSERT
+        ... ON CONFLICT DO NOTHING``), so it fails alone and the others are stored. Returns, per
+        item, ``None`` if stored or the :class:`VersionTaken` that refused it; everything
+        stored is committed on return."""
+        outcomes: list[QuadropolisError | None] = []
+        # Core statements, not the ORM: this is the hot path of every move.
+        with self.engine.begin() as conn:
+            for game_id, action, result in items:
+                # RETURNING tells whether the row went in (rowcount is unreliable here).
+                if conn.execute(self._insert_action, _action_row(game_id, action)).first() is None:
+                    outcomes.append(VersionTaken(f"game {game_id}: version {action.version} is taken"))
+                    continue
+                if result is not None:
+                    conn.execute(
+                        update(GameRow)
+                        .where(GameRow.id == game_id)
+                        .values(status=OVER, result=result, finished_at=action.created_at)
+                    )
+                outcomes.append(None)
+        return outcomes
+
+    def touch(self, game_id: str, seats: Iterable[int], now: float) -> None:
+        """Record that the players of ``seats`` are present now."""
+        seats = list(seats)
+        if not seats:
+            return
+        with self._session.begin() as s:
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat.in_(seats))
+                .values(last_seen=now)
+            )
+
+    # --- reads -------------------------------------------------------------------------
+
+    def _exists(self, game_id: str) -> bool:
+        with self._session() as s:
+            return s.get(GameRow, game_id) is not None
+
+    def load(self, game_id: str) -> GameData | None:
+        """The game with its seats and whole history, or ``None``."""
+        with self._session() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            actions = s.scalars(
+                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.version)
+            ).all()
+            return _game_data(row, self._seats(s, [game_id])[game_id], actions)
+
+    def refresh(self, game_id: str, after: int) -> tuple[str, tuple[SeatData, ...], tuple[ActionData, ...]]:
+        """What changed since version ``after``: the status, every seat, the actions after it."""
+        with self._session() as s:
+            status = s.scalar(select(GameRow.status).where(GameRow.id == game_id)) or WAITING
+            actions = s.scalars(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.version > after)
+                .order_by(ActionRow.version)
+            ).all()
+            return status, self._seats(s, [game_id])[game_id], tuple(_action(a) for a in actions)
+
+    def unfinished(self) -> list[str]:
+        """Ids of every game not over (to resume after a restart), oldest first."""
+        with self._session() as s:
+            return list(
+                s.scalars(select(GameRow.id).where(GameRow.status != OVER).order_by(GameRow.created_at))
+            )
+
+    def active_games_of(self, creator: str) -> int:
+        """How many unfinished games ``creator`` has created."""
+        with self._session() as s:
+            return int(
+                s.scalar(
+                    select(func.count())
+                    .select_from(GameRow)
+                    .where(GameRow.creator == creator, GameRow.status != OVER)
+                )
+                or 0
+            )
+
+    def summaries(self, status: str, limit: int, offset: int = 0) -> list[GameSummary]:
+        """Public games with ``status``: waiting ones oldest first (the lobby), finished ones
+        newest first (the replay list)."""
+        order = GameRow.created_at.asc() if status != OVER else GameRow.finished_at.desc()
+        with self._session() as s:
+            rows = s.scalars(
+                select(GameRow)
+                .where(GameRow.status == status, GameRow.public.is_(True))
+                .order_by(order, GameRow.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            seats = self._seats(s, [r.id for r in rows])
+            return [
+                GameSummary(r.id, r.config, r.status, r.created_at, r.finished_at, r.result, seats[r.id])
+                for r in rows
+            ]
+
+    def takeover_candidates(self) -> list[tuple[str, SeatData]]:
+        """Human seats of running games that allow takeover, with when each was last seen."""
+        with self._session() as s:
+            rows = s.execute(
+                select(SeatRow)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(
+                    GameRow.status == PLAYING, GameRow.takeover_after.is_not(None), SeatRow.kind == "human"
+                )
+            ).scalars()
+            return [(r.game_id, _seat(r)) for r in rows]
+
+    @staticmethod
+    def _seats(s: Session, game_ids: Sequence[str]) -> dict[str, tuple[SeatData, ...]]:
+        found: dict[str, list[SeatData]] = {g: [] for g in game_ids}
+        if game_ids:
+            rows = s.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_(game_ids)).order_by(SeatRow.game_id, SeatRow.seat)
+            )
+            for r in rows:
+                found[r.game_id].append(_seat(r))
+        return {g: tuple(v) for g, v in found.items()}
+
+
+def _insert_ignoring_conflicts(dialect: str) -> Any:
+    """``INSERT INTO actions ... ON CONFLICT (game_id, version) DO NOTHING RETURNING version``
+    for the dialect (SQLite 3.35 or newer)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    insert_for = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return (
+        insert_for(ActionRow)
+        .on_conflict_do_nothing(index_elements=["game_id", "version"])
+        .returning(ActionRow.version)
+    )
+
+
+def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "version": action.version,
+        "seat": action.seat,
+        "kind": action.kind,
+        "move": action.move,
+        "undone": action.undone,
+        "actor": action.actor,
+        "created_at": action.created_at,
+    }
+
+
+def _seat(r: SeatRow) -> SeatData:
+    return SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen)
+
+
+def _action(a: ActionRow) -> ActionData:
+    return ActionData(a.version, a.seat, a.kind, a.move, a.undone, a.actor, a.created_at)
+
+
+def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[ActionRow]) -> GameData:
+    return GameData(
+        id=row.id,
+        config=row.config,
+        status=row.status,
+        public=row.public,
+        creator=row.creator,
+        takeover_after=row.takeover_after,
+        takeover_level=row.takeover_level,
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+        result=row.result,
+        seats=seats,
+        actions=tuple(_action(a) for a in actions),
+    )
+
+
+def now() -> float:
+    """Wall-clock time stored in the tables (Unix seconds)."""
+    return time.time()

@@ -1,0 +1,188 @@
+"""What a client sees: the one function, :func:`view`, turning the authoritative game into
+the view of a seat holder or a spectator.
+
+A view never holds the seed (before or after the end: the record, downloadable once the
+game is over, carries it) nor any token or token hash. Everything else in Quadropolis is
+public, so the views of all clients differ only in ``you`` (the seats this client holds)
+and ``can_undo`` (which of them may undo now); the public part is built once per version
+and presence change (:class:`ViewCache`) and shared.
+
+Layout (documented in docs/protocol.md)::
+
+    {"game", "version", "status", "config" (no seed), "seats": [{"seat", "kind", "level",
+     "name", "open", "present", "bot_playing"}], "to_move", "phase", "round", "turn",
+     "state" (the engine's state JSON without its config), "legal_moves" (notation, for the
+     seat to move), "scores" (projected, or final once over), "last_actions", "result",
+     "you", "can_undo"}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..city import City
+from ..outcome import projected_score
+from ..rules import legal_moves
+from ..scoring import CityScore
+from ..undo import check_undo
+from .game import LiveGame
+from .storage import PLAYING
+
+#: How many of the latest logged actions a view describes.
+LAST_ACTIONS: Final = 12
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPresence:
+    """Whether a seat's player is connected now, and whether a bot is playing the seat for
+    them (takeover). Computed by the service, which knows the connections and the clock."""
+
+    present: bool
+    bot_playing: bool
+
+
+def public_config(game: LiveGame) -> dict[str, Any]:
+    """The configuration without its seed."""
+    config = game.config.to_json()
+    del config["seed"]
+    return config
+
+
+def view(
+    game: LiveGame,
+    you: frozenset[int],
+    presence: Sequence[SeatPresence],
+    cache: ViewCache | None = None,
+) -> dict[str, Any]:
+    """The view of a client holding the seats ``you`` (empty: a spectator)."""
+    public = cache.public(game, presence) if cache is not None else _public(game, presence, _projected)
+    history = game.history()
+    can_undo = sorted(s for s in you if game.status == PLAYING and check_undo(history, s).allowed)
+    return {**public, "you": sorted(you), "can_undo": can_undo}
+
+
+def view_text(game: LiveGame, you: frozenset[int], presence: Sequence[SeatPresence], cache: ViewCache) -> str:
+    """:func:`view` as compact JSON text, the same object: the public part is serialised once
+    per version (by ``cache``) and only ``you`` and ``can_undo`` are added per client."""
+    public = cache.public_text(game, presence)
+    history = game.history()
+    can_undo = [s for s in sorted(you) if game.status == PLAYING and check_undo(history, s).allowed]
+    mine = json.dumps({"you": sorted(you), "can_undo": can_undo}, separators=(",", ":"))
+    return public[:-1] + "," + mine[1:]
+
+
+class ViewCache:
+    """The public part of one game's view, rebuilt only when the game's version or its
+    presence changes (a move's push is then one dictionary merge per client)."""
+
+    __slots__ = ("_key", "_scores", "_text", "_value")
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._value: dict[str, Any] = {}
+        self._text = ""
+        #: Per seat, the last city scored and its score: a move changes one city at most.
+        self._scores: dict[int, tuple[City, CityScore]] = {}
+
+    def public(self, game: LiveGame, presence: Sequence[SeatPresence]) -> dict[str, Any]:
+        key = (game.version, game.status, game.presence, tuple(presence))
+        if key != self._key:
+            self._value = _public(game, presence, self.score)
+            self._text = ""
+            self._key = key
+        return self._value
+
+    def public_text(self, game: LiveGame, presence: Sequence[SeatPresence]) -> str:
+        """The public part as compact JSON text (serialised once per change)."""
+        value = self.public(game, presence)
+        if not self._text:
+            self._text = json.dumps(value, separators=(",", ":"))
+        return self._text
+
+    def score(self, game: LiveGame, seat: int) -> CityScore:
+        """``projected_score``, recomputed only when the seat's city has changed."""
+        city = game.state.city(seat)
+        known = self._scores.get(seat)
+        if known is not None and known[0] == city:
+            return known[1]
+        score = projected_score(game.state, seat)
+        self._scores[seat] = (city, score)
+        return score
+
+
+def _projected(game: LiveGame, seat: int) -> CityScore:
+    return projected_score(game.state, seat)
+
+
+def _public(
+    game: LiveGame, presence: Sequence[SeatPresence], score: Callable[[LiveGame, int], CityScore]
+) -> dict[str, Any]:
+    state = game.state
+    body = state.to_json()
+    del body["config"], body["format"]  # the config carries the seed
+    playing = game.status == PLAYING
+    return {
+        "game": game.id,
+        "version": game.version,
+        "status": game.status,
+        "config": public_config(game),
+        "seats": _seats(game, presence),
+        "to_move": state.current_player if playing else None,
+        "phase": body["phase"],
+        "round": state.round,
+        "turn": state.turn,
+        "state": body,
+        "legal_moves": [str(m) for m in legal_moves(state)] if playing else [],
+        "scores": [_score(s) for s in _scores(game, score)],
+        "last_actions": _last_actions(game),
+        "result": game.result_json(),
+    }
+
+
+def _seats(game: LiveGame, presence: Sequence[SeatPresence]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "level": s.level,
+            "name": s.name,
+            "open": s.kind == "human" and s.token_hash is None,
+            "present": presence[s.seat].present if s.seat < len(presence) else False,
+            "bot_playing": presence[s.seat].bot_playing if s.seat < len(presence) else False,
+        }
+        for s in game.seats
+    ]
+
+
+def _scores(game: LiveGame, score: Callable[[LiveGame, int], CityScore]) -> tuple[CityScore, ...]:
+    if game.result is not None:
+        return game.result.scores
+    return tuple(score(game, p) for p in range(game.config.players))
+
+
+def _score(score: CityScore) -> dict[str, Any]:
+    return {
+        "total": score.total,
+        "breakdown": dict(score.breakdown),
+        "inhabitants_placed": score.inhabitants_placed,
+        "empty_squares": score.empty_squares,
+    }
+
+
+def _last_actions(game: LiveGame) -> list[dict[str, Any]]:
+    in_effect = {s.version for s in game.steps}
+    return [
+        {
+            "version": a.version,
+            "seat": a.seat,
+            "kind": a.kind,
+            "move": a.move,
+            "text": game.texts.get(a.version, ""),
+            "by": a.actor,
+            "undone": a.kind == "move" and a.version not in in_effect,
+        }
+        for a in game.log[-LAST_ACTIONS:]
+    ]

@@ -1,0 +1,249 @@
+"""What the server's tests share: real databases (a fresh SQLite file, or a fresh database on
+the PostgreSQL server started by ``scripts/services.sh``), the Redis URL, a real server
+process, and small websocket/HTTP client helpers.
+
+PostgreSQL and Redis come from ``QUADROPOLIS_TEST_POSTGRES_URL`` / ``QUADROPOLIS_TEST_REDIS_URL``
+(exported by ``bash scripts/services.sh exec ...``). Without them a test needing them FAILS
+when ``CI`` is set, and is skipped locally with the reason."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from quadropolis.server.protocol import OUTBOUND
+
+POSTGRES_ENV = "QUADROPOLIS_TEST_POSTGRES_URL"
+REDIS_ENV = "QUADROPOLIS_TEST_REDIS_URL"
+HINT = "run the tests through `bash scripts/services.sh exec ...` (scripts/test.sh does)"
+
+
+def _service_url(env: str, what: str) -> str:
+    url = os.environ.get(env)
+    if url:
+        return url
+    message = f"{what} is needed: {env} is not set; {HINT}"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def postgres_url() -> str:
+    return _service_url(POSTGRES_ENV, "PostgreSQL")
+
+
+def redis_url() -> str:
+    return _service_url(REDIS_ENV, "Redis")
+
+
+@contextlib.contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """A new, empty database on the test PostgreSQL server; dropped afterwards."""
+    import psycopg
+
+    base = postgres_url()
+    name = f"qtest_{secrets.token_hex(6)}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield base.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def database(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh database URL of ``kind`` (``sqlite`` or ``postgresql``)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    else:
+        with fresh_postgres() as url:
+            yield url
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real server process (``python -m quadropolis.server``) on a free loopback port."""
+
+    def __init__(self, database: str, tmp_path: Path, *args: str, redis: str | None = None) -> None:
+        self.database = database
+        self.tmp_path = tmp_path
+        self.args = list(args)
+        self.redis = redis
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tmp_path / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, game: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/games/{game}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        return self.launch().wait_ready(timeout)
+
+    def launch(self) -> Server:
+        """Start the process without waiting for it to serve."""
+        cmd = [sys.executable, "-m", "quadropolis.server", "--port", str(self.port)]
+        cmd += ["--database", self.database, "--no-access-log", "--log-level", "warning", *self.args]
+        if self.redis:
+            cmd += ["--redis", self.redis]
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return self
+
+    def wait_ready(self, timeout: float = 30.0) -> Server:
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log.read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not start:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL the server process (its bot workers notice and exit on their own)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def group_alive(self) -> bool:
+        """Whether any process of the server's process group (bot workers) is still running."""
+        assert self.proc is not None
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                fields = stat.read_text().rpartition(")")[2].split()
+                if int(fields[2]) == self.proc.pid and fields[0] != "Z":  # same group, not a zombie
+                    return True
+        return False
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        # Nothing of the server may outlive the test (bot workers included).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=15)
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def create(client: httpx.Client, **spec: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=spec)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+class Client:
+    """A synchronous websocket client of one game that keeps every message it receives."""
+
+    def __init__(self, url: str, tokens: list[str] | None = None) -> None:
+        # Entered by hand: the connection lives as long as this object, not a with block.
+        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**22).__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.view: dict[str, Any] = {}
+        self.expect("welcome")
+        self.expect("state")
+        if tokens:
+            self.send(type="auth", tokens=tokens)
+            self.expect("welcome")
+            self.expect("state")
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def recv(self, timeout: float = 15) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        message: dict[str, Any] = json.loads(text)
+        OUTBOUND[message["type"]].model_validate(message)  # every message is a documented type
+        self.received.append(message)
+        if message["type"] == "state" and message["version"] >= self.view.get("version", -1):
+            self.view = message["view"]
+        return message
+
+    def expect(self, kind: str, timeout: float = 15) -> dict[str, Any]:
+        """The next message of ``kind`` (state pushes before it are absorbed)."""
+        while True:
+            message = self.recv(timeout)
+            if message["type"] == kind:
+                return message
+            if message["type"] != "state":
+                raise AssertionError(f"expected {kind}, got {message}")
+
+    def until(self, predicate: Any, timeout: float = 30) -> dict[str, Any]:
+        """Read until the latest view satisfies ``predicate``."""
+        deadline = time.monotonic() + timeout
+        while not predicate(self.view):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out; last view version {self.view.get('version')}")
+            self.recv(left)
+        return self.view
+
+    def move(
+        self, seat: int, move: str, version: int | None = None, ident: str | None = None
+    ) -> dict[str, Any]:
+        """Send a move; returns the reply (``accepted`` or ``error``)."""
+        v = self.view["version"] if version is None else version
+        self.send(type="move", seat=seat, version=v, move=move, id=ident or secrets.token_hex(4))
+        while True:
+            message = self.recv()
+            if message["type"] in ("accepted", "error"):
+                return message
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def my_turn(seat: int) -> Any:
+    return lambda v: v.get("status") == "over" or (v.get("status") == "playing" and v.get("to_move") == seat)
+
+
+def find_key(value: Any, key: str) -> bool:
+    """Whether ``key`` appears as an object key anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return key in value or any(find_key(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(find_key(v, key) for v in value)
+    return False

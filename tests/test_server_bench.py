@@ -1,0 +1,43 @@
+"""``quadropolis bench server`` runs end to end on a tiny load and checks what it claims to
+check (performance targets are the benchmark's business, never a test's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quadropolis.bench.report import QUICK
+from quadropolis.bench.server import measure, run
+
+
+def test_a_tiny_load_plays_every_game_and_loses_nothing(tmp_path: Path) -> None:
+    result = measure(
+        f"sqlite:///{tmp_path / 'bench.sqlite3'}", games=3, think=0.01, log=tmp_path / "server.log"
+    )
+    assert result.finished == 3 and result.errors == 0
+    assert (result.lost, result.duplicated, result.replay_failures) == (0, 0, 0)
+    assert result.latencies and result.moves > len(result.latencies)  # bots moved too
+    assert result.percentile(0.5) <= result.percentile(0.99) <= max(result.latencies)
+
+
+def test_the_section_reports_every_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUADROPOLIS_BENCH_GAMES", "2")
+    for env in ("QUADROPOLIS_BENCH_POSTGRES_URL", "QUADROPOLIS_TEST_POSTGRES_URL"):
+        monkeypatch.delenv(env, raising=False)
+    figures: dict[str, float] = {}
+    run(lambda key, value, unit, label: figures.__setitem__(key, value), 1, QUICK)
+    for key in (
+        "games_finished",
+        "moves_per_s",
+        "latency_p50",
+        "latency_p99",
+        "latency_max",
+        "errors",
+        "lost",
+        "duplicated",
+        "replay_failures",
+        "server_cpu_per_move",
+    ):
+        assert f"server_sqlite_{key}" in figures
+    assert figures["server_sqlite_lost"] == figures["server_sqlite_duplicated"] == 0

@@ -1,0 +1,231 @@
+"""Security against a real server process: only a seat's token acts for the seat; tokens are
+random, hashed at rest and never shown to anyone else; spectators cannot act; stale versions
+are refused and nothing is applied twice; the seed leaks through no endpoint and no message
+before the end of the game."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import Client, Server, create, find_key
+
+from quadropolis import GameRecord, replay
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("security")
+    with Server(f"sqlite:///{tmp / 'games.sqlite3'}", tmp, "--games-per-client", "1000") as s:
+        yield s
+
+
+@pytest.fixture()
+def http(server: Server) -> Iterator[httpx.Client]:
+    with server.http() as client:
+        yield client
+
+
+def two_players(http: httpx.Client) -> tuple[str, str, str]:
+    data = create(http, players=2, name="Ann")
+    game = data["game"]
+    bob = http.post(f"/api/games/{game}/seats/1", json={"name": "Bob"}).json()["token"]
+    return game, data["seats"][0]["token"], bob
+
+
+def db_path(server: Server) -> Path:
+    return Path(server.database.removeprefix("sqlite:///"))
+
+
+def test_a_token_acts_only_for_its_own_seat_and_game(http: httpx.Client, server: Server) -> None:
+    game, _, bob = two_players(http)
+    other, other_ann, _ = two_players(http)
+    c = Client(server.ws_url(game), [bob])
+    move = c.view["legal_moves"][0]
+    assert c.move(0, move)["code"] == "forbidden"  # Bob's token, Ann's seat (Ann to move)
+    c.send(type="undo", seat=0, version=0)
+    assert c.expect("error")["code"] == "forbidden"
+    c.send(type="auth", tokens=[other_ann])  # a seat of another game
+    assert c.expect("error")["code"] == "forbidden"
+    r = http.post(
+        f"/api/games/{game}/moves",
+        json={"seat": 0, "version": 0, "move": move},
+        headers={"Authorization": f"Bearer {other_ann}"},
+    )
+    assert r.status_code == 403
+    assert http.get(f"/api/games/{game}/moves").json()["history"] == []
+    c.close()
+    assert other != game
+
+
+def test_forged_and_absent_tokens_are_refused(http: httpx.Client, server: Server) -> None:
+    game, ann, _ = two_players(http)
+    forged = [
+        ann[:-1] + ("A" if ann[-1] != "A" else "B"),
+        ann[:-1],
+        ann + "x",
+        "",
+        " ",
+        "Bearer",
+        "\u00e9" * 22,
+    ]
+    for token in forged:
+        c = Client(server.ws_url(game))
+        c.send(type="auth", tokens=[token, ann] if token else [token])
+        assert c.expect("error")["code"] in ("forbidden", "bad_message")
+        c.send(type="move", seat=0, version=0, move="1T1")
+        assert c.expect("error")["code"] == "forbidden"  # nothing was granted, not even Ann's seat
+        c.close()
+        value = f"Bearer {token}".encode()  # raw bytes: a header need not be ASCII
+        headers = {"Authorization": value} if token.strip() else {}
+        r = http.post(
+            f"/api/games/{game}/moves", json={"seat": 0, "version": 0, "move": "1T1"}, headers=headers
+        )
+        assert r.status_code == 403 and r.json()["code"] == "forbidden"
+    r = http.post(
+        f"/api/games/{game}/moves",
+        json={"seat": 0, "version": 0, "move": "1T1"},
+        headers={"Authorization": f"Basic {ann}"},
+    )
+    assert r.status_code == 403
+    assert http.get(f"/api/games/{game}").json()["version"] == 0
+
+
+def test_spectators_cannot_act(http: httpx.Client, server: Server) -> None:
+    game, _, _ = two_players(http)
+    c = Client(server.ws_url(game))
+    for message in (
+        {"type": "move", "seat": 0, "version": 0, "move": c.view["legal_moves"][0]},
+        {"type": "undo", "seat": 0, "version": 0},
+        {"type": "move", "seat": 1, "version": 0, "move": "1T1"},
+    ):
+        c.send(**message)
+        assert c.expect("error")["code"] == "forbidden"
+    assert c.view["version"] == 0 and http.get(f"/api/games/{game}").json()["version"] == 0
+    c.close()
+
+
+def test_stale_versions_are_refused_and_nothing_applies_twice(http: httpx.Client, server: Server) -> None:
+    game, ann, _ = two_players(http)
+    # Two connections of the same player send the same move at the same version at once.
+    a, b = Client(server.ws_url(game), [ann]), Client(server.ws_url(game), [ann])
+    move = a.view["legal_moves"][0]
+    replies: list[dict[str, Any]] = []
+    threads = [
+        threading.Thread(target=lambda c=c: replies.append(c.move(0, move, version=0))) for c in (a, b)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r["type"] for r in replies) == ["accepted", "error"]
+    assert next(r for r in replies if r["type"] == "error")["code"] == "stale"
+    # A resend after the ack (a retry after a reconnect) is stale too.
+    assert a.move(0, move, version=0)["code"] == "stale"
+    history = http.get(f"/api/games/{game}/moves").json()["history"]
+    assert [(h["version"], h["move"]) for h in history] == [(1, move)]
+    a.close()
+    b.close()
+
+
+def test_tokens_are_random_128_bit_and_stored_only_as_hashes(http: httpx.Client, server: Server) -> None:
+    tokens = [create(http, players=4, take=[0, 1, 2, 3])["seats"] for _ in range(10)]
+    flat = [s["token"] for seats in tokens for s in seats]
+    assert len(set(flat)) == len(flat) == 40
+    for token in flat:
+        assert len(base64.urlsafe_b64decode(token + "==")) == 16
+    with sqlite3.connect(db_path(server)) as db:
+        hashes = {
+            bytes(h) for (h,) in db.execute("SELECT token_hash FROM seats WHERE token_hash IS NOT NULL")
+        }
+        dump = "\n".join(db.iterdump())
+    assert {hashlib.sha256(t.encode()).digest() for t in flat} <= hashes
+    raw = db_path(server).read_bytes() + Path(str(db_path(server)) + "-wal").read_bytes()
+    assert not any(t.encode() in raw or t in dump for t in flat)
+
+
+def test_tokens_and_seed_never_reach_anyone_before_the_end(http: httpx.Client, server: Server) -> None:
+    """A whole game (two humans on websockets, a bot, a spectator), with every HTTP endpoint
+    read along the way: before the end no text sent by the server holds the seed's digits or
+    a ``seed`` key, and no client sees another seat's token."""
+    spec = {
+        "players": 3,
+        "name": "Ann",
+        "seats": [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "easy"}],
+    }
+    data = create(http, **spec)
+    game, ann = data["game"], data["seats"][0]["token"]
+    texts: list[str] = [json.dumps(data["invites"]), json.dumps(data["watch"])]
+    join = http.post(f"/api/games/{game}/seats/1", json={"name": "Bob"})
+    bob = join.json()["token"]
+    ann_c, bob_c, watcher = (
+        Client(server.ws_url(game), [ann]),
+        Client(server.ws_url(game), [bob]),
+        Client(server.ws_url(game)),
+    )
+
+    def read_endpoints() -> dict[str, str]:
+        """Every endpoint's text; the record only while it is refused (a record served means
+        the game was over: checked by reading the view after it)."""
+        paths = (
+            "/api/games",
+            "/api/games?status=over",
+            f"/api/games/{game}",
+            f"/api/games/{game}/moves",
+            "/openapi.json",
+            "/api/levels",
+            "/",
+        )
+        got = {path: http.get(path).text for path in paths}
+        got["as Ann"] = http.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {ann}"}).text
+        record = http.get(f"/api/games/{game}/record")
+        if record.status_code == 200:
+            assert http.get(f"/api/games/{game}").json()["status"] == "over"
+            got["released record"] = record.text
+        else:
+            got["record"] = record.text
+        return got
+
+    players = {0: ann_c, 1: bob_c}
+    done = 0  # the version of the last move accepted
+    while True:
+        ann_c.until(
+            lambda v, n=done: v["version"] >= n and (v["status"] == "over" or v["to_move"] in players)
+        )
+        if ann_c.view["status"] == "over":
+            break
+        seat, version = ann_c.view["to_move"], ann_c.view["version"]
+        c = players[seat]
+        c.until(lambda v, n=version: v["version"] >= n)
+        legal = c.view["legal_moves"]
+        reply = c.move(seat, legal[version % len(legal)])
+        assert reply["type"] == "accepted", reply
+        done = reply["version"]
+        if done % 10 == 0:
+            texts.extend(t for k, t in read_endpoints().items() if k != "released record")
+    record_text = read_endpoints()["released record"]  # over now: the record has the seed
+    assert '"seed"' in record_text
+    for c in (ann_c, bob_c, watcher):
+        c.until(lambda v: v["status"] == "over")
+        texts.extend(c.raw)
+        c.close()
+    with sqlite3.connect(db_path(server)) as db:
+        (config,) = db.execute("SELECT config FROM games WHERE id = ?", (game,)).fetchone()
+    seed = str(json.loads(config)["seed"])
+    assert len(seed) >= 6
+    for text in texts:
+        assert seed not in text
+        assert '"seed"' not in text and not find_key(json.loads(text) if text.startswith("{") else {}, "seed")
+    # Each player sees only their own token; the spectator none.
+    assert not any(ann in t for t in bob_c.raw + watcher.raw)
+    assert not any(bob in t for t in ann_c.raw + watcher.raw)
+    # After the end the seed is released, in the record only.
+    assert replay(GameRecord.from_json(json.loads(record_text))).is_over

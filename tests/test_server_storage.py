@@ -1,0 +1,130 @@
+"""Storage on SQLite and on a real PostgreSQL server: the schema comes from the migrations and
+matches the models, the history is append-only with at most one action per (game, version),
+a group commit refuses a conflicting action alone, a seat is claimed once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from server_helpers import database
+from sqlalchemy import inspect
+
+from quadropolis.server.migrations import current
+from quadropolis.server.storage import (
+    OVER,
+    PLAYING,
+    WAITING,
+    ActionData,
+    Base,
+    GameData,
+    SeatData,
+    Store,
+    VersionTaken,
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    with database(request.param, tmp_path) as url:
+        s = Store(url)
+        s.upgrade()
+        yield s
+        s.close()
+
+
+def new_game(store: Store, game: str, open_seats: int = 0) -> None:
+    seats = tuple(
+        SeatData(
+            i, "human", None, "" if i < open_seats else f"P{i}", None if i < open_seats else b"h" * 32, None
+        )
+        for i in range(2)
+    )
+    status = WAITING if open_seats else PLAYING
+    config = {"mode": "classic", "players": 2, "seed": 7}
+    store.insert_game(GameData(game, config, status, True, "c", None, "easy", 1.0, None, None, seats))
+
+
+def move(version: int, text: str = "1T1") -> ActionData:
+    return ActionData(version, 0, "move", text, None, "player", 2.0)
+
+
+def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
+    assert current(store.engine) == "0001"
+    store.upgrade()  # idempotent
+    with store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        tables = set(inspect(conn).get_table_names())
+    assert {"games", "seats", "actions", "alembic_version"} <= tables
+
+
+def test_an_action_is_stored_once_per_version(store: Store) -> None:
+    new_game(store, "g1")
+    store.append("g1", move(1))
+    with pytest.raises(VersionTaken):
+        store.append("g1", move(1, "2T1"))
+    data = store.load("g1")
+    assert data is not None and [(a.version, a.move) for a in data.actions] == [(1, "1T1")]
+
+
+def test_a_group_commit_refuses_a_conflict_alone(store: Store) -> None:
+    for g in ("a", "b", "c"):
+        new_game(store, g)
+    store.append("b", move(1))
+    outcomes = store.append_batch(
+        [("a", move(1), None), ("b", move(1), None), ("c", move(1), {"scores": [1, 2]})]
+    )
+    assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None
+    for g, n in (("a", 1), ("b", 1), ("c", 1)):
+        data = store.load(g)
+        assert data is not None and len(data.actions) == n
+    c = store.load("c")
+    assert c is not None and c.status == OVER and c.result == {"scores": [1, 2]}
+
+
+def test_undo_appends_and_never_deletes(store: Store) -> None:
+    new_game(store, "g")
+    store.append("g", move(1))
+    store.append("g", ActionData(2, 0, "undo", None, 1, "player", 3.0))
+    status, _, actions = store.refresh("g", 0)
+    assert status == PLAYING and [a.kind for a in actions] == ["move", "undo"]
+
+
+def test_a_seat_is_claimed_once_and_the_last_claim_starts_the_game(store: Store) -> None:
+    new_game(store, "g", open_seats=1)
+    results: list[bool] = []
+    threads = [
+        threading.Thread(target=lambda i=i: results.append(store.claim_seat("g", 0, f"N{i}", b"x" * 32, 5.0)))
+        for i in range(4)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [False, False, False, True]
+    data = store.load("g")
+    assert data is not None and data.status == PLAYING and data.seats[0].token_hash == b"x" * 32
+    assert store.summaries(WAITING, 10) == []
+
+
+def test_servers_starting_together_migrate_once(tmp_path: Path) -> None:
+    """Several server processes starting at once on one PostgreSQL database: the first
+    migrates under the advisory lock, the others wait, then find the schema current."""
+    with database("postgresql", tmp_path) as url:
+        code = "import sys; from quadropolis.server.storage import Store; Store(sys.argv[1]).upgrade()"
+        procs = [
+            subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True)
+            for _ in range(4)
+        ]
+        for proc in procs:
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+        s = Store(url)
+        assert current(s.engine) == "0001"
+        s.close()
