@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite from a fresh machine with only Python 3.11+ and the package registries:
-# creates .venv, installs the package with its test extras, then runs ruff, mypy --strict and
-# pytest. Exits non-zero on any failure.
+# The whole test suite from a fresh machine with only Python 3.11+, Debian's packages and the
+# package registries: creates .venv, installs the package with its test extras (web, rl, ray,
+# plot and the test tools), checks the Python code (ruff, mypy --strict) and the browser client
+# (scripts/frontend.sh: npm ci, Chromium from Debian when missing, tsc, eslint, vitest, and a
+# rebuild compared with the committed client), then runs pytest with a throwaway PostgreSQL
+# cluster and Redis server (scripts/services.sh: installed from Debian when missing).
+# Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +26,11 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
 echo "== ruff"
-.venv/bin/ruff check src tests
+.venv/bin/ruff check src tests examples
+.venv/bin/ruff format --check src tests examples
 echo "== mypy --strict (package)"
 .venv/bin/mypy
-echo "== pytest"
-.venv/bin/python -m pytest "$@"
+echo "== browser client"
+bash scripts/frontend.sh
+echo "== pytest (with PostgreSQL and Redis)"
+bash scripts/services.sh exec .venv/bin/python -m pytest "$@"

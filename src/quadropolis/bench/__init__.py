@@ -2,7 +2,8 @@
 ``repeat`` runs. Sections: ``engine`` (:mod:`.engine`: playouts with exact scoring, scoring
 time, state memory and copy cost) and ``bots`` (:mod:`.bots`: MCTS simulations per second,
 time per move of each level), run by default; ``envs`` (:mod:`.envs`: the RL adapters' moves
-per second beside the raw engine's; needs the ``rl`` extra), only when named. A section's
+per second beside the raw engine's; needs the ``rl`` extra), ``server`` (:mod:`.server`) and
+``web`` (:mod:`.web`), only when named. A section's
 module is imported only when it runs, so a missing extra never breaks the others.
 Workloads (:mod:`.report`): :data:`FULL`, what the README's
 figures measure, and :data:`QUICK`, a smoke run of a few seconds. Figures are measured here
@@ -24,6 +25,10 @@ SECTIONS: Final[dict[str, str]] = {
     "engine": "random playouts, optimal scoring, state memory and copy cost",
     "bots": "MCTS simulations/s, time per move of each level",
     "envs": "RL adapters' moves/s beside the raw engine's (needs the rl extra)",
+    "server": "concurrent games against a real server on loopback: moves/s, latency, lost moves "
+    "(SQLite; PostgreSQL too when QUADROPOLIS_BENCH_POSTGRES_URL is set; needs the web extra)",
+    "web": "the browser client in Chromium: page load and click-to-updated-table times "
+    "(needs the web extra, Chromium and the built client)",
 }
 #: The sections run when none is named.
 DEFAULT_SECTIONS: Final = ("engine", "bots")

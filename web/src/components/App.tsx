@@ -1,0 +1,37 @@
+import { useRoute } from "../hooks";
+import { GamePage, linkTo } from "./GamePage";
+import { LogoIcon } from "./Icons";
+import { JoinPage } from "./JoinPage";
+import { Lobby } from "./Lobby";
+import { Replay } from "./Replay";
+import { Help } from "./Help";
+
+export function App() {
+  const route = useRoute();
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to the game
+      </a>
+      <header class="app-bar">
+        <a class="brand" href="/" onClick={linkTo("/")}>
+          <LogoIcon size={28} />
+          <span>Quadropolis</span>
+        </a>
+        <nav class="app-nav" aria-label="Main">
+          <a href="/" onClick={linkTo("/")}>
+            Lobby
+          </a>
+          <a href="/?replay=file" onClick={linkTo("/?replay=file")}>
+            Replays
+          </a>
+          <Help />
+        </nav>
+      </header>
+      {route.page === "lobby" && <Lobby />}
+      {route.page === "join" && <JoinPage key={`${route.game}/${route.seat}`} game={route.game} seat={route.seat} />}
+      {route.page === "game" && <GamePage key={route.game} game={route.game} seat={route.seat} token={route.token} />}
+      {route.page === "replay" && <Replay key={route.game ?? "file"} game={route.game} />}
+    </>
+  );
+}

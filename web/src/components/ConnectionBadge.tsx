@@ -1,0 +1,19 @@
+import type { ConnectionStatus } from "../socket";
+
+const WORDS: Record<ConnectionStatus, string> = {
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  offline: "Offline: waiting for the network",
+  gone: "Game not found",
+};
+
+/** The connection's status; the socket reconnects by itself. */
+export function ConnectionBadge({ status }: { status: ConnectionStatus }) {
+  return (
+    <span class={`conn conn-${status}`} role="status" aria-live="polite" data-testid="connection">
+      <span class="conn-dot" aria-hidden="true" />
+      {WORDS[status]}
+    </span>
+  );
+}

@@ -1,0 +1,24 @@
+import { useState } from "preact/hooks";
+
+/** Copies `text` to the clipboard (with the text visible and selectable as a fallback). */
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone(true);
+      setTimeout(() => setDone(false), 1600);
+    } catch {
+      window.prompt("Copy this link:", text);
+    }
+  };
+  return (
+    <span class="copy">
+      <input class="copy-text" readOnly value={text} aria-label={label} onFocus={(e) => (e.currentTarget).select()} />
+      <button type="button" class="btn btn-small" onClick={() => void copy()}>
+        {done ? "Copied" : "Copy"}
+        <span class="sr-only"> {label}</span>
+      </button>
+    </span>
+  );
+}

@@ -1,0 +1,136 @@
+// The end of a game: the ranking and what settled it (R13), the score pad, and every city
+// with its optimal final placement (activated buildings, customers, absorbing parks,
+// removed buildings) when the server gives it.
+import { ranking, tieBreakWords } from "../play";
+import { replayUrl } from "../route";
+import { ordinal, seatName } from "../seats";
+import type { TileIndex } from "../tiles";
+import type { ConnectionStatus } from "../socket";
+import type { Placement, View } from "../types";
+import { City } from "./City";
+import { ConnectionBadge } from "./ConnectionBadge";
+import { linkTo } from "./GamePage";
+import { CheckIcon, CrossIcon, LeafIcon, PersonIcon, StarIcon } from "./Icons";
+import { ActionLog } from "./Log";
+import { ScoreSheet } from "./ScoreSheet";
+import { SeatMark } from "./SeatMark";
+
+export function placementOf(view: View, seat: number): Placement | null {
+  return view.result?.placements?.[seat] ?? view.scores[seat]?.placement ?? null;
+}
+
+export function EndSummary({ view }: { view: View }) {
+  const ranks = ranking(view);
+  const winners = view.result?.winners ?? [];
+  const names = winners.map((w) => seatName(view.seats[w], w));
+  const you = view.you ?? [];
+  const title =
+    winners.length > 1
+      ? `Shared victory: ${names.join(" and ")}`
+      : winners.length === 1 && you.includes(winners[0]!) && you.length === 1
+        ? "You win!"
+        : `${names[0] ?? "Nobody"} wins`;
+  return (
+    <section class="end-summary" aria-labelledby="end-title">
+      <div class="trophy" aria-hidden="true">
+        <StarIcon />
+      </div>
+      <h1 id="end-title" data-testid="end-title">
+        {title}
+      </h1>
+      <p class="lead">Decided by {tieBreakWords(view)}.</p>
+      <ol class="podium" aria-label="Ranking">
+        {ranks.map((r) => (
+          <li key={r.seat} class={r.winner ? "winner" : ""} data-testid={`rank-${r.seat}`}>
+            <span class="podium-rank">{ordinal(r.rank)}</span>
+            <SeatMark seat={r.seat} size={26} />
+            <span class="podium-name">{seatName(view.seats[r.seat], r.seat)}</span>
+            <span class="podium-score" data-testid={`final-${r.seat}`}>
+              {r.score} VP
+            </span>
+            <span class="podium-tie muted">
+              {r.inhabitants} inhabitants placed · {r.empty} empty squares
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function PlacementLegend({ available }: { available: boolean }) {
+  if (!available) {
+    return <p class="muted small">The final placement of inhabitants and energy is not shown by this server yet.</p>;
+  }
+  return (
+    <ul class="legend" aria-label="Legend of the final placement">
+      <li>
+        <span class="placed placed-on legend-mark">
+          <CheckIcon />
+        </span>
+        activated
+      </li>
+      <li>
+        <span class="legend-mark placed-customers">
+          <PersonIcon />
+        </span>
+        customers in a shop
+      </li>
+      <li>
+        <span class="placed placed-absorb legend-mark">
+          <LeafIcon />
+        </span>
+        park absorbing pollution
+      </li>
+      <li>
+        <span class="placed placed-removed legend-mark">
+          <CrossIcon />
+        </span>
+        removed (not activated)
+      </li>
+    </ul>
+  );
+}
+
+export function EndScreen({ view, status }: { view: View; tiles: TileIndex | null; status: ConnectionStatus }) {
+  const game = view.game ?? "";
+  const seats = view.seats.map((_, i) => i);
+  const hasPlacement = seats.some((s) => placementOf(view, s) !== null);
+  return (
+    <main class="end-page" id="main" data-status="over" data-version={view.version}>
+      <div class="game-bar">
+        <span class="game-id">
+          Game <code>{game}</code> · {view.config.mode === "expert" ? "Expert" : "Classic"} · over
+        </span>
+        <ConnectionBadge status={status} />
+      </div>
+      <div class="end-grid">
+        <div class="end-main">
+          <EndSummary view={view} />
+          <div class="end-actions">
+            <a class="btn btn-primary" href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
+              Watch the replay
+            </a>
+            <a class="btn" href={`/api/games/${encodeURIComponent(game)}/record`} download={`quadropolis-${game}.json`}>
+              Download the record
+            </a>
+            <a class="btn" href="/" onClick={linkTo("/")}>
+              New game
+            </a>
+          </div>
+          <ScoreSheet view={view} />
+        </div>
+        <div class="end-cities">
+          <h2>Final cities</h2>
+          <PlacementLegend available={hasPlacement} />
+          <div class="cities-grid">
+            {seats.map((s) => (
+              <City key={s} view={view} seat={s} mine={(view.you ?? []).includes(s)} placement={placementOf(view, s)} />
+            ))}
+          </div>
+          <ActionLog actions={view.last_actions} seats={view.seats} title="Last actions of the game" />
+        </div>
+      </div>
+    </main>
+  );
+}

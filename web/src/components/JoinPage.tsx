@@ -1,0 +1,67 @@
+// An invite link (/?game=ID&join=N): the game in a few words and the seat to take.
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api";
+import { navigate } from "../route";
+import { seatKindWords, seatName } from "../seats";
+import { loadTokens, saveToken } from "../tokens";
+import type { View } from "../types";
+import { linkTo } from "./GamePage";
+import { SeatMark } from "./SeatMark";
+import { JoinButton } from "./WaitingRoom";
+
+export function JoinPage({ game, seat }: { game: string; seat: number }) {
+  const [view, setView] = useState<View | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    // Already holding this seat here: straight to the table.
+    if (loadTokens(game)[seat]) {
+      navigate(`/?game=${encodeURIComponent(game)}&seat=${seat}`, true);
+      return;
+    }
+    api
+      .view(game)
+      .then(setView)
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : "This game cannot be found."));
+  }, [game, seat]);
+  const joined = (s: number, token: string) => {
+    saveToken(game, s, token);
+    navigate(`/?game=${encodeURIComponent(game)}&seat=${s}`, true);
+  };
+  const open = view?.seats[seat]?.open ?? false;
+  return (
+    <main class="page narrow" id="main">
+      <h1>Join a game of Quadropolis</h1>
+      {error && (
+        <p class="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      {view && (
+        <>
+          <p class="lead">
+            {view.config.mode === "expert" ? "Expert" : "Classic"} game for {view.config.players} players.
+          </p>
+          <ul class="seat-list">
+            {view.seats.map((s, i) => (
+              <li key={i} class={i === seat ? "open" : ""}>
+                <SeatMark seat={i} size={24} />
+                <b>{seatName(s, i)}</b>
+                <span class="muted"> — {seatKindWords(s)}</span>
+              </li>
+            ))}
+          </ul>
+          {open ? (
+            <JoinButton game={game} seat={seat} onJoined={joined} />
+          ) : (
+            <p class="notice notice-info">
+              Seat {seat + 1} is already taken.{" "}
+              <a href={`/?game=${game}`} onClick={linkTo(`/?game=${game}`)}>
+                Watch the game
+              </a>
+            </p>
+          )}
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,399 @@
+// The lobby: a new game (mode, players, each seat a human or a bot level, variants, bots
+// standing in for players who leave), games waiting for players, running games to watch,
+// finished games to replay, and this browser's own games.
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiError, type CreateSpec } from "../api";
+import { absolute, gameUrl, navigate, replayUrl } from "../route";
+import { seatName, SEAT_SHAPE_WORDS } from "../seats";
+import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
+import type { Created, GameListEntry, Level, Mode } from "../types";
+import { CopyButton } from "./CopyButton";
+import { linkTo } from "./GamePage";
+import { BuildingIcon } from "./Icons";
+import { SeatMark } from "./SeatMark";
+
+type SeatChoice = "you" | "hotseat" | "invite" | Level;
+
+const SEAT_OPTIONS: { value: SeatChoice; label: string }[] = [
+  { value: "you", label: "You" },
+  { value: "hotseat", label: "Human, on this device" },
+  { value: "invite", label: "Human, invited by link" },
+  { value: "easy", label: "Bot: easy" },
+  { value: "medium", label: "Bot: medium" },
+  { value: "hard", label: "Bot: hard" },
+];
+
+export function Lobby() {
+  const [created, setCreated] = useState<Created | null>(null);
+  return (
+    <main class="lobby" id="main">
+      <section class="hero">
+        <div class="hero-art" aria-hidden="true">
+          {(["tower_block", "shop", "park", "harbor", "factory", "public_service"] as const).map((t) => (
+            <span key={t} class={`hero-tile tile-${t}`}>
+              <BuildingIcon type={t} />
+            </span>
+          ))}
+        </div>
+        <div>
+          <h1>Quadropolis</h1>
+          <p class="lead">Send your architects, pick buildings from the construction site and grow the best city. Play friends online, on one device, or bots.</p>
+        </div>
+      </section>
+      <div class="lobby-grid">
+        {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} />}
+        <div class="lobby-lists">
+          <YourGames />
+          <GameList status="waiting" title="Games waiting for players" empty="No game is waiting for players right now: create one!" />
+          <GameList status="playing" title="Games being played" empty="No public game is being played." hideOnError />
+          <GameList status="over" title="Finished games" empty="No finished game yet." />
+          <section class="panel">
+            <h2 class="panel-title">Replay a record</h2>
+            <p>Open a game record file (<code>quadropolis-game/1</code>, as saved by the terminal game or downloaded here) in the replay viewer.</p>
+            <a class="btn" href={replayUrl(null)} onClick={linkTo(replayUrl(null))}>
+              Open a record file…
+            </a>
+          </section>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function NewGame({ onCreated }: { onCreated: (c: Created) => void }) {
+  const [mode, setMode] = useState<Mode>("classic");
+  const [players, setPlayers] = useState(2);
+  const [seats, setSeats] = useState<SeatChoice[]>(["you", "medium", "medium", "medium"]);
+  const [name, setName] = useState(playerName() || "");
+  const [square, setSquare] = useState(false);
+  const [allParks, setAllParks] = useState(false);
+  const [isPublic, setPublic] = useState(true);
+  const [takeover, setTakeover] = useState(false);
+  const [takeoverAfter, setTakeoverAfter] = useState(120);
+  const [takeoverLevel, setTakeoverLevel] = useState<Level>("medium");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const active = seats.slice(0, players);
+  const hasInvite = active.includes("invite");
+
+  const setSeat = (i: number, v: SeatChoice) => {
+    setSeats((s) => {
+      const next = [...s];
+      // Exactly one "you" at most: choosing it elsewhere frees the previous one.
+      if (v === "you") for (let j = 0; j < next.length; j++) if (next[j] === "you") next[j] = "hotseat";
+      next[i] = v;
+      return next;
+    });
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const clean = name.trim() || "Player";
+    savePlayerName(clean);
+    const spec: CreateSpec = {
+      mode,
+      players,
+      name: clean,
+      seats: active.map((s) => (s === "easy" || s === "medium" || s === "hard" ? { type: "bot", level: s } : { type: "human" })),
+      take: active.map((s, i) => (s === "you" || s === "hotseat" ? i : -1)).filter((i) => i >= 0),
+      public: isPublic,
+      variants: { urbanist_blocks: square ? "square" : "lines", all_parks_absorb: allParks },
+    };
+    if (takeover) {
+      spec.takeover_after = takeoverAfter;
+      spec.takeover_level = takeoverLevel;
+    }
+    try {
+      const c = await api.create(spec);
+      for (const s of c.seats) saveToken(c.game, s.seat, s.token);
+      if (c.invites.length === 0) navigate(gameUrl(c.game));
+      else onCreated(c);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "The game could not be created.");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="panel new-game" onSubmit={(e) => void submit(e)} aria-labelledby="new-game-title">
+      <h2 id="new-game-title" class="panel-title">
+        New game
+      </h2>
+      <fieldset class="choice-cards">
+        <legend>Mode</legend>
+        <label class={`choice ${mode === "classic" ? "on" : ""}`}>
+          <input type="radio" name="mode" value="classic" checked={mode === "classic"} onChange={() => setMode("classic")} />
+          <b>Classic</b>
+          <span>4 rounds, 4×4 cities, four architects each. The one to learn first.</span>
+        </label>
+        <label class={`choice ${mode === "expert" ? "on" : ""}`}>
+          <input type="radio" name="mode" value="expert" checked={mode === "expert"} onChange={() => setMode("expert")} />
+          <b>Expert</b>
+          <span>5 rounds, 4×5 numbered cities, a shared pool of architects, office towers and monuments.</span>
+        </label>
+      </fieldset>
+      <fieldset class="segmented">
+        <legend>Players</legend>
+        {[2, 3, 4].map((n) => (
+          <label key={n} class={players === n ? "on" : ""}>
+            <input type="radio" name="players" value={n} checked={players === n} onChange={() => setPlayers(n)} />
+            {n}
+          </label>
+        ))}
+      </fieldset>
+      <label class="field">
+        Your name
+        <input value={name} maxLength={40} placeholder="Player" onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
+      </label>
+      <fieldset class="seats-choice">
+        <legend>Seats</legend>
+        {active.map((s, i) => (
+          <div class="seat-row" key={i}>
+            <SeatMark seat={i} size={24} title={`Seat ${i + 1} (${SEAT_SHAPE_WORDS[i]})`} />
+            <label>
+              <span class="sr-only">Seat {i + 1}</span>
+              <select value={s} onChange={(e) => setSeat(i, (e.target as HTMLSelectElement).value as SeatChoice)} data-testid={`seat-${i}`}>
+                {SEAT_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {i === 0 && <span class="muted small">plays first</span>}
+          </div>
+        ))}
+      </fieldset>
+      <details class="more-options">
+        <summary>Variants and options</summary>
+        <label class="check">
+          <input type="checkbox" checked={square} onChange={(e) => setSquare((e.target as HTMLInputElement).checked)} />
+          <span>
+            <b>The urbanist blocks only its own square</b> (instead of its row and column)
+          </span>
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={allParks} onChange={(e) => setAllParks((e.target as HTMLInputElement).checked)} />
+          <span>
+            <b>Every park absorbs pollution</b> (and a playground gives no inhabitant)
+          </span>
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={isPublic} onChange={(e) => setPublic((e.target as HTMLInputElement).checked)} />
+          <span>
+            <b>List the game in the lobby</b> (otherwise only people with a link can find it)
+          </span>
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={takeover} onChange={(e) => setTakeover((e.target as HTMLInputElement).checked)} />
+          <span>
+            <b>Allow a bot to replace a player who leaves</b>
+          </span>
+        </label>
+        {takeover && (
+          <div class="takeover">
+            <label>
+              after
+              <select value={takeoverAfter} onChange={(e) => setTakeoverAfter(Number((e.target as HTMLSelectElement).value))}>
+                {[30, 60, 120, 300, 900].map((s) => (
+                  <option key={s} value={s}>
+                    {s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              bot level
+              <select value={takeoverLevel} onChange={(e) => setTakeoverLevel((e.target as HTMLSelectElement).value as Level)}>
+                <option value="easy">easy</option>
+                <option value="medium">medium</option>
+                <option value="hard">hard</option>
+              </select>
+            </label>
+          </div>
+        )}
+      </details>
+      {error && (
+        <p class="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button class="btn btn-primary btn-big" disabled={busy} data-testid="create">
+        {busy ? "Creating…" : hasInvite ? "Create and invite" : "Start the game"}
+      </button>
+    </form>
+  );
+}
+
+function Invites({ created, onClose }: { created: Created; onClose: () => void }) {
+  const mine = created.seats;
+  return (
+    <section class="panel invites" aria-labelledby="invites-title">
+      <h2 id="invites-title" class="panel-title">
+        Invite your opponents
+      </h2>
+      <p>Send each player the link of their seat. The game starts when every seat is taken.</p>
+      <ul class="invite-list">
+        {created.invites.map((i) => (
+          <li key={i.seat}>
+            <SeatMark seat={i.seat} size={22} /> Seat {i.seat + 1}: <CopyButton text={absolute(i.link)} label={`Copy the invite link for seat ${i.seat + 1}`} />
+          </li>
+        ))}
+      </ul>
+      {mine.length > 0 && (
+        <p class="muted small">
+          Your own seat{mine.length > 1 ? "s" : ""}: {mine.map((s) => `seat ${s.seat + 1}`).join(", ")}. Your private link is in the game's Share menu.
+        </p>
+      )}
+      <div class="row">
+        <a class="btn btn-primary" href={gameUrl(created.game)} onClick={linkTo(gameUrl(created.game))} data-testid="go-to-table">
+          Go to the table
+        </a>
+        <button type="button" class="btn btn-quiet" onClick={onClose}>
+          Create another game
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function describeSeats(g: GameListEntry) {
+  return (
+    <span class="list-seats">
+      {g.seats.map((s, i) => (
+        <span key={i} class="list-seat" title={seatName(s, i)}>
+          <SeatMark seat={i} size={16} />
+          <span>{s.open ? "open" : seatName(s, i)}</span>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function when(t: number | string | null): string {
+  if (t === null) return "";
+  const d = typeof t === "number" ? new Date(t * 1000) : new Date(t);
+  if (Number.isNaN(d.getTime())) return "";
+  const mins = Math.round((Date.now() - d.getTime()) / 60000);
+  if (mins < 1) return "just now";
+  if (mins < 60) return `${mins} min ago`;
+  if (mins < 48 * 60) return `${Math.round(mins / 60)} h ago`;
+  return d.toLocaleDateString();
+}
+
+function GameList({ status, title, empty, hideOnError }: { status: "waiting" | "playing" | "over"; title: string; empty: string; hideOnError?: boolean }) {
+  const [games, setGames] = useState<GameListEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      api
+        .games(status, 20)
+        .then((r) => {
+          if (!live) return;
+          setGames(r.games);
+          setError(null);
+        })
+        .catch((e: unknown) => live && setError(e instanceof Error ? e.message : "unavailable"));
+    void load();
+    const t = setInterval(() => void load(), status === "over" ? 30000 : 5000);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, [status]);
+  if (error && hideOnError) return null;
+  return (
+    <section class="panel game-list" aria-labelledby={`list-${status}`}>
+      <h2 id={`list-${status}`} class="panel-title">
+        {title}
+      </h2>
+      {error ? (
+        <p class="muted">The list could not be loaded ({error}).</p>
+      ) : games === null ? (
+        <p class="muted">Loading…</p>
+      ) : games.length === 0 ? (
+        <p class="muted">{empty}</p>
+      ) : (
+        <ul class="games" data-testid={`games-${status}`}>
+          {games.map((g) => (
+            <li key={g.game} class="game-row">
+              <div class="game-row-main">
+                <span>
+                  <b>{g.config.mode === "expert" ? "Expert" : "Classic"}</b>, {g.config.players} players
+                  <span class="muted small"> · {when(status === "over" ? g.finished_at : g.created_at)}</span>
+                </span>
+                {describeSeats(g)}
+                {status === "over" && g.result && (
+                  <span class="list-result">
+                    {g.result.scores.map((s, i) => (
+                      <span key={i} class={g.result!.winners.includes(i) ? "winner" : ""}>
+                        {s}
+                        {i < g.result!.scores.length - 1 ? " – " : ""}
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </div>
+              <div class="game-row-actions">
+                {status === "waiting" &&
+                  g.seats
+                    .filter((s) => s.open)
+                    .map((s) => (
+                      <a key={s.seat} class="btn btn-small btn-primary" href={`/?game=${g.game}&join=${s.seat}`} onClick={linkTo(`/?game=${g.game}&join=${s.seat}`)}>
+                        Join seat {s.seat + 1}
+                      </a>
+                    ))}
+                {status === "playing" && (
+                  <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
+                    Watch
+                  </a>
+                )}
+                {status === "over" && (
+                  <>
+                    <a class="btn btn-small btn-primary" href={replayUrl(g.game)} onClick={linkTo(replayUrl(g.game))}>
+                      Replay
+                    </a>
+                    <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
+                      Final table
+                    </a>
+                  </>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function YourGames() {
+  const [games] = useState(() => recentGames().filter((g) => Object.keys(loadTokens(g)).length > 0).slice(0, 6));
+  if (games.length === 0) return null;
+  return (
+    <section class="panel" aria-labelledby="your-games">
+      <h2 id="your-games" class="panel-title">
+        Your games on this device
+      </h2>
+      <ul class="games">
+        {games.map((g) => {
+          return (
+            <li key={g} class="game-row">
+              <span>
+                Game <code>{g}</code>
+              </span>
+              <a class="btn btn-small" href={gameUrl(g)} onClick={linkTo(gameUrl(g))}>
+                Open
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,213 @@
+// What the table shows, derived from a view without knowing the rules: everything about
+// legality comes from `legal_moves`, everything about scores from `scores` and `result`.
+import { designatedSquare, parseMove } from "./board";
+import type { LastAction, SlotArchitect, View } from "./types";
+
+/** The seat this client must act for now (hotseat: any held seat), or null. */
+export function actingSeat(view: View): number | null {
+  if (view.status !== "playing" || view.to_move === null) return null;
+  return (view.you ?? []).includes(view.to_move) ? view.to_move : null;
+}
+
+/** Legal takes by architect number: architect -> slots. */
+export function legalTakes(view: View): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  if (view.phase !== "take") return out;
+  for (const m of view.legal_moves) {
+    const p = parseMove(m);
+    if (p?.kind !== "take") continue;
+    let set = out.get(p.architect);
+    if (!set) out.set(p.architect, (set = new Set()));
+    set.add(p.slot);
+  }
+  return out;
+}
+
+export function legalBuilds(view: View): Set<string> {
+  const out = new Set<string>();
+  if (view.phase !== "place") return out;
+  for (const m of view.legal_moves) {
+    const p = parseMove(m);
+    if (p?.kind === "build") out.add(p.square);
+  }
+  return out;
+}
+
+export function canDiscard(view: View): boolean {
+  return view.phase === "place" && view.legal_moves.includes("discard");
+}
+
+export interface ArchitectChoice {
+  number: number;
+  /** Classic: not yet used this round; Expert: how many are left in the pool. */
+  left: number;
+  playable: boolean;
+}
+
+/** The architects the seat to move may pick from (Classic: its own four; Expert: the pool). */
+export function architectChoices(view: View, seat: number | null): ArchitectChoice[] {
+  const takes = legalTakes(view);
+  const a = view.state.architects;
+  if (Array.isArray(a)) {
+    if (seat === null) return [];
+    const used = a[seat] ?? [];
+    return [1, 2, 3, 4].map((n) => ({ number: n, left: used.includes(n) ? 0 : 1, playable: takes.has(n) }));
+  }
+  return [1, 2, 3, 4, 5].map((n) => ({ number: n, left: a[String(n)] ?? 0, playable: takes.has(n) }));
+}
+
+/** Slots that no architect may use now, though free: closed by the urbanist (`blocked_slots` when served). */
+export function blockedSlots(view: View): Set<string> {
+  if (view.blocked_slots) return new Set(view.blocked_slots);
+  const out = new Set<string>();
+  if (view.status !== "playing" || view.phase !== "take") return out;
+  const used = new Set(view.state.slots_used);
+  const legal = new Set<string>();
+  for (const set of legalTakes(view).values()) for (const s of set) legal.add(s);
+  for (const side of ["T", "B", "L", "R"]) {
+    for (let i = 1; i <= 5; i++) {
+      const slot = `${side}${i}`;
+      if (!used.has(slot) && !legal.has(slot)) out.add(slot);
+    }
+  }
+  return out;
+}
+
+/** The square a take designates: from `take_options` when served, else the board's geometry. */
+export function takeTarget(view: View, move: string): string | null {
+  const option = view.take_options?.find((o) => o.move === move);
+  if (option) return option.square;
+  const p = parseMove(move);
+  return p?.kind === "take" ? designatedSquare(p.slot, p.architect) : null;
+}
+
+interface ActionLike {
+  seat: number;
+  kind: string;
+  move: string | null;
+  undone: boolean;
+}
+
+/**
+ * Who put which architect in each used slot this round. A slot holds one architect per
+ * round, so the latest take in effect on a slot now used is this round's. Returns the
+ * slots it could not explain from `actions` (then the whole history is needed).
+ */
+export function slotOwners(
+  slotsUsed: string[],
+  actions: ActionLike[],
+): { owners: Record<string, SlotArchitect>; missing: string[] } {
+  const owners: Record<string, SlotArchitect> = {};
+  const wanted = new Set(slotsUsed);
+  for (let i = actions.length - 1; i >= 0 && wanted.size; i--) {
+    const a = actions[i]!;
+    if (a.kind !== "move" || a.undone || !a.move) continue;
+    const p = parseMove(a.move);
+    if (p?.kind === "take" && wanted.has(p.slot)) {
+      owners[p.slot] = { seat: a.seat, architect: p.architect };
+      wanted.delete(p.slot);
+    }
+  }
+  return { owners, missing: [...wanted] };
+}
+
+export interface Highlights {
+  slot: string | null;
+  siteSquare: string | null;
+  seat: number | null;
+  citySquare: string | null;
+}
+
+/** The last action's marks: the slot and square of the last take, the square of the last build. */
+export function lastMove(actions: LastAction[]): Highlights {
+  const h: Highlights = { slot: null, siteSquare: null, seat: null, citySquare: null };
+  for (let i = actions.length - 1; i >= 0; i--) {
+    const a = actions[i]!;
+    if (a.kind !== "move" || a.undone || !a.move) continue;
+    const p = parseMove(a.move);
+    if (!p) continue;
+    if (p.kind === "build" && h.citySquare === null && h.slot === null) {
+      h.citySquare = p.square;
+      h.seat = a.seat;
+      continue;
+    }
+    if (p.kind === "discard" && h.slot === null) {
+      h.seat = a.seat;
+      continue;
+    }
+    if (p.kind === "take") {
+      h.slot = p.slot;
+      const m = /-> (r\dc\d)/.exec(a.text);
+      h.siteSquare = m ? m[1]! : designatedSquare(p.slot, p.architect);
+      h.seat ??= a.seat;
+      break;
+    }
+  }
+  return h;
+}
+
+export interface RankEntry {
+  seat: number;
+  rank: number;
+  score: number;
+  inhabitants: number;
+  empty: number;
+  winner: boolean;
+}
+
+/** Seats in finishing order (winners from the server first), ties sharing a rank. */
+export function ranking(view: View): RankEntry[] {
+  const r = view.result;
+  if (!r) return [];
+  const entries = r.scores.map((score, seat) => ({
+    seat,
+    rank: 0,
+    score,
+    inhabitants: r.inhabitants_placed[seat] ?? 0,
+    empty: r.empty_squares[seat] ?? 0,
+    winner: r.winners.includes(seat),
+  }));
+  const key = (e: RankEntry) => [e.winner ? 0 : 1, -e.score, -e.inhabitants, e.empty];
+  entries.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+    return a.seat - b.seat;
+  });
+  entries.forEach((e, i) => {
+    const prev = entries[i - 1];
+    const same = prev && key(prev).join() === key(e).join();
+    e.rank = same ? prev.rank : i + 1;
+  });
+  return entries;
+}
+
+/** What settled the winner, in words: the server's `decided_by` if given, else read from the result's numbers. */
+export function tieBreakWords(view: View): string {
+  const r = view.result;
+  if (!r) return "";
+  const names: Record<string, string> = {
+    score: "the highest score",
+    inhabitants_placed: "a tie on points, broken by the most inhabitants placed (R13)",
+    empty_squares: "a tie on points and inhabitants placed, broken by the fewest empty squares (R13)",
+    shared: "a complete tie: the victory is shared (R13)",
+  };
+  if (r.decided_by && names[r.decided_by]) return names[r.decided_by]!;
+  const top = Math.max(...r.scores);
+  const atTop = r.scores.map((_, i) => i).filter((i) => r.scores[i] === top);
+  if (atTop.length === 1) return names.score!;
+  if (r.winners.length > 1) return names.shared!;
+  const inh = atTop.map((i) => r.inhabitants_placed[i] ?? 0);
+  const best = Math.max(...inh);
+  if (inh.filter((x) => x === best).length === 1) return names.inhabitants_placed!;
+  return names.empty_squares!;
+}
+
+/** The move actually being described by an analysis candidate, as board marks. */
+export function candidateMarks(view: View, move: string): { slot?: string; siteSquare?: string; citySquare?: string; discard?: boolean } {
+  const p = parseMove(move);
+  if (!p) return {};
+  if (p.kind === "take") return { slot: p.slot, siteSquare: takeTarget(view, move) ?? undefined };
+  if (p.kind === "build") return { citySquare: p.square };
+  return { discard: true };
+}

@@ -1,0 +1,45 @@
+// How each seat is told apart: a colour from the Okabe-Ito palette (safe for the common
+// colour-vision deficiencies), a shape and a letter, so colour is never the only cue.
+import type { Seat } from "./types";
+
+export const SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"] as const;
+export const SEAT_INK = ["#ffffff", "#1a1a1a", "#ffffff", "#1a1a1a"] as const;
+export const SEAT_SHAPES = ["circle", "square", "triangle", "diamond"] as const;
+export const SEAT_SHAPE_WORDS = ["circle", "square", "triangle", "diamond"] as const;
+export const SEAT_LETTERS = ["A", "B", "C", "D"] as const;
+
+export const LEVEL_NAMES: Record<string, string> = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+
+export function seatName(seat: Seat | undefined, index: number): string {
+  if (!seat) return `Player ${index + 1}`;
+  if (seat.kind === "bot") {
+    const level = seat.level ? seat.level[0]!.toUpperCase() + seat.level.slice(1) : "";
+    return `${level} bot ${SEAT_LETTERS[index] ?? index + 1}`.trim();
+  }
+  if (seat.open) return `Open seat ${index + 1}`;
+  return seat.name?.trim() || `Player ${index + 1}`;
+}
+
+export function seatKindWords(seat: Seat): string {
+  if (seat.kind === "bot") return LEVEL_NAMES[seat.level ?? ""] ?? "Bot";
+  if (seat.open) return "waiting for a player";
+  if (seat.bot_playing) return "away: a bot plays for them";
+  return seat.present ? "online" : "offline";
+}
+
+export function ordinal(n: number): string {
+  return ["1st", "2nd", "3rd", "4th"][n - 1] ?? `${n}th`;
+}
+
+/** Seats of one player's hotseat all carry the creator's name: tell them apart by seat. */
+export function withUniqueNames<T extends { seats: Seat[] }>(view: T): T {
+  const counts = new Map<string, number>();
+  for (const s of view.seats) if (s.kind === "human" && s.name) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+  if (![...counts.values()].some((n) => n > 1)) return view;
+  return {
+    ...view,
+    seats: view.seats.map((s, i) =>
+      s.kind === "human" && s.name && (counts.get(s.name) ?? 0) > 1 ? { ...s, name: `${s.name} (${SEAT_LETTERS[i] ?? i + 1})` } : s,
+    ),
+  };
+}

@@ -1,0 +1,126 @@
+// What a tile is, in words and in small numbers, from the server's tile manifest
+// (GET /api/tiles). The codes are those of docs/tiles.md.
+import type { Building, BuildingType, TileInfo, Variants } from "./types";
+
+export const TYPE_NAMES: Record<BuildingType, string> = {
+  tower_block: "tower block",
+  shop: "shop",
+  public_service: "public service",
+  park: "park",
+  factory: "factory",
+  harbor: "harbor",
+  office_tower: "office tower",
+  monument: "monument",
+};
+
+/** One letter per type, drawn on every tile so that colour is never the only cue. */
+export const TYPE_LETTERS: Record<BuildingType, string> = {
+  tower_block: "T",
+  shop: "S",
+  public_service: "P",
+  park: "K",
+  factory: "F",
+  harbor: "H",
+  office_tower: "O",
+  monument: "M",
+};
+
+export const CATEGORY_ORDER = [
+  "tower_block",
+  "shop",
+  "public_service",
+  "park",
+  "factory",
+  "harbor",
+  "office_tower",
+  "monument",
+  "unused_inhabitants",
+  "pollution",
+] as const;
+
+export const CATEGORY_NAMES: Record<string, string> = {
+  ...TYPE_NAMES,
+  tower_block: "tower blocks",
+  shop: "shops",
+  public_service: "public services",
+  park: "parks",
+  factory: "factories",
+  harbor: "harbors",
+  office_tower: "office towers",
+  monument: "monuments",
+  unused_inhabitants: "unused inhabitants",
+  pollution: "pollution",
+};
+
+export interface TileFacts {
+  id: number;
+  code: string;
+  type: BuildingType;
+  inhabitants: number;
+  energy: number;
+  vp: number;
+  mayor: boolean;
+  tree: boolean;
+  playground: boolean;
+}
+
+/** What the tile prints, read from its code (docs/tiles.md, "How to read a tile"). */
+export function tileFacts(tile: TileInfo, variants?: Variants): TileFacts {
+  const code = tile.code;
+  const b = tile.building;
+  let inhabitants = 0;
+  let energy = 0;
+  let m: RegExpExecArray | null;
+  if ((m = /^T(\d)/.exec(code))) inhabitants = Number(m[1]);
+  else if ((m = /^F(\d)$/.exec(code))) energy = Number(m[1]);
+  else if (code === "H2I") inhabitants = 2;
+  else if (code === "H2E") energy = 2;
+  else if (code === "H1I1E") {
+    inhabitants = 1;
+    energy = 1;
+  } else if (code === "PKP" && !variants?.all_parks_absorb) inhabitants = 1;
+  return {
+    id: tile.id,
+    code,
+    type: b.type,
+    inhabitants,
+    energy,
+    vp: b.vp ?? 0,
+    mayor: code === "T1m",
+    tree: b.variant === "tree",
+    playground: b.variant === "playground",
+  };
+}
+
+export function buildingName(b: Building): string {
+  if (b.type === "park") return b.variant === "playground" ? "playground" : "tree park";
+  return TYPE_NAMES[b.type];
+}
+
+/** "tower block, 2 floors, +1 VP" */
+export function describeBuilding(b: Building): string {
+  const parts = [buildingName(b)];
+  if (b.floors && b.floors > 1) parts.push(`${b.floors} floors`);
+  if (b.vp) parts.push(`${b.vp} VP printed`);
+  return parts.join(", ");
+}
+
+/** "T2 tower block: gives 2 inhabitants" */
+export function describeTile(f: TileFacts): string {
+  const name = f.type === "park" ? (f.playground ? "playground" : "tree park") : TYPE_NAMES[f.type];
+  const gives: string[] = [];
+  if (f.inhabitants) gives.push(`${f.inhabitants} inhabitant${f.inhabitants > 1 ? "s" : ""}`);
+  if (f.energy) gives.push(`${f.energy} energy`);
+  let text = name;
+  if (gives.length) text += `, gives ${gives.join(" and ")}`;
+  if (f.vp) text += `, ${f.vp} VP printed`;
+  if (f.mayor) text += ", mayor symbol";
+  if (f.tree) text += ", absorbs 1 pollution";
+  return text;
+}
+
+export type TileIndex = Map<number, TileFacts>;
+
+export function indexTiles(tiles: TileInfo[], variants?: Variants): TileIndex {
+  return new Map(tiles.map((t) => [t.id, tileFacts(t, variants)]));
+}

@@ -1,0 +1,258 @@
+// The server's protocol (docs/protocol.md), as TypeScript types. Fields marked "requested"
+// are not served yet: the client shows them when present and degrades without them.
+
+export type Mode = "classic" | "expert";
+export type Level = "easy" | "medium" | "hard";
+export type Status = "waiting" | "playing" | "over";
+export type Phase = "take" | "place" | "over";
+export type BuildingType =
+  | "tower_block"
+  | "shop"
+  | "public_service"
+  | "park"
+  | "factory"
+  | "harbor"
+  | "office_tower"
+  | "monument";
+
+export interface Variants {
+  urbanist_blocks: "lines" | "square";
+  all_parks_absorb: boolean;
+}
+
+export interface Config {
+  mode: Mode;
+  players: number;
+  first_player: number;
+  variants: Variants;
+}
+
+export interface Seat {
+  seat: number;
+  kind: "human" | "bot";
+  level: Level | null;
+  name: string | null;
+  open: boolean;
+  present?: boolean;
+  bot_playing?: boolean;
+}
+
+export interface Building {
+  type: BuildingType;
+  floors?: number;
+  vp?: number;
+  variant?: "tree" | "playground";
+}
+
+export type Cell = Building | null;
+
+export interface PlayerState {
+  city: Cell[][];
+  inhabitants: number;
+  energy: number;
+}
+
+export interface EngineState {
+  round: number;
+  turn: number;
+  position: number;
+  starter: number;
+  mayor: number;
+  phase: Phase;
+  pending: { tile: number; architect: number } | null;
+  site: (number | null)[];
+  face_down: string[];
+  slots_used: string[];
+  urbanist: string | null;
+  /** Classic: per seat, the architects used this round; Expert: the shared pool, number -> count. */
+  architects: number[][] | Record<string, number>;
+  players: PlayerState[];
+}
+
+export type Breakdown = Record<string, number>;
+
+/** CityScore.placement as JSON (requested in views: scores[i].placement). */
+export interface Placement {
+  activated: string[];
+  customers: Record<string, number>;
+  absorbing_parks: string[];
+  removed: string[];
+  unused_inhabitants: number;
+  unused_energy: number;
+}
+
+export interface Score {
+  total: number;
+  breakdown: Breakdown;
+  inhabitants_placed: number;
+  empty_squares: number;
+  /** Requested: the optimal placement behind the score. */
+  placement?: Placement;
+}
+
+export interface LastAction {
+  version: number;
+  seat: number;
+  kind: "move" | "undo";
+  move: string | null;
+  text: string;
+  by: "player" | "bot" | "takeover";
+  undone: boolean;
+}
+
+export interface Result {
+  scores: number[];
+  winners: number[];
+  inhabitants_placed: number[];
+  empty_squares: number[];
+  /** Requested: per seat, CityScore.placement JSON. */
+  placements?: Placement[];
+  /** Requested: what settled the winner: "score", "inhabitants_placed", "empty_squares" or "shared". */
+  decided_by?: string;
+}
+
+/** Requested: the projected score of the city after each legal build. */
+export interface BuildOption {
+  move: string;
+  score: number;
+}
+
+/** Requested: who put which architect in each used slot of this round. */
+export interface SlotArchitect {
+  seat: number;
+  architect: number;
+}
+
+/** Requested: for each legal take, the square it designates and the tile it would take. */
+export interface TakeOption {
+  move: string;
+  square: string;
+  tile: number | null;
+}
+
+export interface View {
+  game: string | null;
+  version: number;
+  status: Status;
+  config: Config;
+  seats: Seat[];
+  to_move: number | null;
+  phase: Phase;
+  round: number;
+  turn: number;
+  state: EngineState;
+  legal_moves: string[];
+  scores: Score[];
+  last_actions: LastAction[];
+  result: Result | null;
+  you?: number[];
+  can_undo?: number[];
+  /** Whether hints/analysis may be asked for this table (analysis endpoint). */
+  analysis?: boolean;
+  build_options?: BuildOption[];
+  slots?: Record<string, SlotArchitect>;
+  blocked_slots?: string[];
+  take_options?: TakeOption[];
+}
+
+export interface TileInfo {
+  id: number;
+  round: number;
+  code: string;
+  modes: string;
+  min_players: number;
+  building: Building;
+}
+
+export interface GameListEntry {
+  game: string;
+  status: Status;
+  config: Config;
+  seats: Seat[];
+  created_at: number | string;
+  finished_at: number | string | null;
+  result: Result | null;
+}
+
+export interface SeatPass {
+  seat: number;
+  token: string;
+  link: string;
+}
+
+export interface Created {
+  game: string;
+  seats: SeatPass[];
+  invites: { seat: number; link: string }[];
+  watch: string;
+  websocket: string;
+}
+
+export interface GameRecord {
+  format: "quadropolis-game/1";
+  config: Config & { seed: number };
+  moves: string[];
+  result?: Result;
+  seats?: string[];
+}
+
+export interface MovesSoFar {
+  game: string;
+  status: Status;
+  version: number;
+  config: Config;
+  seats: string[];
+  moves: string[];
+  history: { version: number; seat: number; kind: "move" | "undo"; move: string | null; undone: boolean; by: string }[];
+}
+
+export interface Candidate {
+  move: string;
+  text: string;
+  visits: number;
+  win_chance: number;
+  expected_score: number;
+}
+
+export interface AnalysisReply {
+  type: "analysis";
+  game: string | null;
+  at: number;
+  seat: number;
+  bot: string;
+  candidates: Candidate[];
+  best: string;
+}
+
+/** Requested: POST /api/replay {"record", "at"} -> the view at move `at`. */
+export interface ReplayReply {
+  type: "replay";
+  at: number;
+  moves: number;
+  rounds?: { round: number; at: number }[];
+  view: View;
+}
+
+export interface ServerError {
+  type: "error";
+  code: string;
+  message: string;
+  id?: string;
+}
+
+export interface Accepted {
+  type: "accepted";
+  game: string;
+  version: number;
+  seat: number;
+  kind: "move" | "undo";
+  move?: string;
+  id?: string;
+}
+
+export type ServerMessage =
+  | { type: "welcome"; game: string; you: number[]; id?: string }
+  | { type: "state"; game: string; version: number; view: View }
+  | Accepted
+  | ServerError
+  | { type: "pong"; id?: string };

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { designatedSquare, parseMove, reachSquares } from "../src/board";
+import { actingSeat, architectChoices, blockedSlots, lastMove, legalBuilds, legalTakes, ranking, slotOwners, tieBreakWords } from "../src/play";
+import { classicView } from "./fixtures";
+
+describe("notation", () => {
+  it("parses takes, builds and discards", () => {
+    expect(parseMove("3L4")).toEqual({ kind: "take", architect: 3, slot: "L4", side: "L", line: 4 });
+    expect(parseMove("r2c3")).toEqual({ kind: "build", square: "r2c3", row: 2, col: 3 });
+    expect(parseMove("DISCARD")).toEqual({ kind: "discard" });
+    expect(parseMove("9Z9")).toBeNull();
+  });
+  it("draws what an architect designates from each side", () => {
+    expect(designatedSquare("L4", 3)).toBe("r4c3");
+    expect(designatedSquare("R4", 3)).toBe("r4c3");
+    expect(designatedSquare("B2", 1)).toBe("r5c2");
+    expect(designatedSquare("T5", 5)).toBe("r5c5");
+    expect(reachSquares("R1", "r1c4")).toEqual(["r1c5", "r1c4"]);
+  });
+});
+
+describe("what the table derives from a view", () => {
+  it("acts only for a held seat that is to move", () => {
+    expect(actingSeat(classicView())).toBe(1);
+    expect(actingSeat(classicView({ you: [0] }))).toBeNull();
+    expect(actingSeat(classicView({ you: [] }))).toBeNull();
+  });
+  it("groups legal takes by architect and never invents one", () => {
+    const takes = legalTakes(classicView());
+    expect([...takes.keys()]).toEqual([1, 2, 3, 4]);
+    expect([...takes.get(3)!]).toEqual(["T1", "T2", "R5"]);
+    expect(legalBuilds(classicView())).toEqual(new Set());
+  });
+  it("offers the seat's own unused architects in Classic and the pool in Expert", () => {
+    const v = classicView({ you: [0], to_move: 0, legal_moves: ["1T1", "2T1", "4T1"] });
+    v.state.architects = [[3], []];
+    expect(architectChoices(v, 0).map((c) => [c.number, c.left, c.playable])).toEqual([
+      [1, 1, true],
+      [2, 1, true],
+      [3, 0, false],
+      [4, 1, true],
+    ]);
+    const e = classicView({ legal_moves: ["5T1"] });
+    e.state.architects = { "1": 0, "2": 2, "3": 1, "4": 2, "5": 1 };
+    expect(architectChoices(e, 1).map((c) => c.left)).toEqual([0, 2, 1, 2, 1]);
+  });
+  it("shows free slots no move may use as blocked, from the legal moves", () => {
+    const blocked = blockedSlots(classicView());
+    expect(blocked.has("T1")).toBe(false);
+    expect(blocked.has("L4")).toBe(false); // used, not blocked
+    expect(blocked.has("B3")).toBe(true);
+    expect(blockedSlots(classicView({ blocked_slots: ["R3"] }))).toEqual(new Set(["R3"]));
+  });
+  it("finds who put which architect in each used slot, latest action first", () => {
+    const actions = [
+      { seat: 1, kind: "move", move: "2L4", undone: false },
+      { seat: 0, kind: "move", move: "3L4", undone: false },
+      { seat: 1, kind: "move", move: "1T2", undone: true },
+    ];
+    expect(slotOwners(["L4", "T2"], actions)).toEqual({ owners: { L4: { seat: 0, architect: 3 } }, missing: ["T2"] });
+  });
+  it("marks the last take and build", () => {
+    const h = lastMove([
+      { version: 1, seat: 0, kind: "move", move: "3L4", text: "architect #3 at L4 -> r4c3, takes S (shop)", by: "player", undone: false },
+      { version: 2, seat: 0, kind: "move", move: "r3c1", text: "builds S on r3c1", by: "player", undone: false },
+    ]);
+    expect(h).toEqual({ slot: "L4", siteSquare: "r4c3", seat: 0, citySquare: "r3c1" });
+  });
+  it("ranks the end with the server's winners first and explains the tie-breaker", () => {
+    const over = classicView({
+      status: "over",
+      result: { scores: [30, 30], winners: [1], inhabitants_placed: [7, 9], empty_squares: [2, 2] },
+    });
+    expect(ranking(over).map((r) => [r.seat, r.rank])).toEqual([
+      [1, 1],
+      [0, 2],
+    ]);
+    expect(tieBreakWords(over)).toMatch(/inhabitants placed/);
+    const shared = classicView({ status: "over", result: { scores: [30, 30], winners: [0, 1], inhabitants_placed: [7, 7], empty_squares: [2, 2] } });
+    expect(ranking(shared).map((r) => r.rank)).toEqual([1, 1]);
+    expect(tieBreakWords(shared)).toMatch(/shared/);
+  });
+});
