@@ -22,7 +22,9 @@ def test_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
 def test_first_lines_are_the_two_commands() -> None:
     lines = README.splitlines()
     assert lines[0] == "```sh"
-    assert "quadropolis simulate" in lines[1]
+    # The main job is playing: install with the server extra and serve the browser client.
+    assert "pip install -q -e '.[web]'" in lines[1] and lines[1].endswith(".venv/bin/quadropolis serve")
     assert lines[2] == "bash scripts/test.sh"
+    assert "http://127.0.0.1:8000/" in "\n".join(lines[4:12])
     ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
     assert "bash scripts/test.sh" in ci
