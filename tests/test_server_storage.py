@@ -56,7 +56,7 @@ def move(version: int, text: str = "1T1") -> ActionData:
 
 
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
-    assert current(store.engine) == "0001"
+    assert current(store.engine) == "0002"
     store.upgrade()  # idempotent
     with store.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []

@@ -18,7 +18,6 @@ from web_helpers import (
     chromium,
     create,
     final_scores,
-    needs_server,
     new_page,
     no_script_errors,
     play_action_by_clicks,
@@ -142,7 +141,6 @@ def test_classic_four_players_table_and_lobby_on_a_phone(server: Server, browser
     no_script_errors(page)
 
 
-@needs_server("placements")
 def test_end_screen_draws_the_optimal_placement(server: Server, browser: Any) -> None:
     created = create(server, mode="classic", players=2, take=[], seats=[{"type": "bot", "level": "easy"}] * 2)
     page = new_page(browser)
@@ -153,7 +151,6 @@ def test_end_screen_draws_the_optimal_placement(server: Server, browser: Any) ->
     shot(page, "end-placement-laptop", full_page=True)
 
 
-@needs_server("build_options")
 def test_a_build_shows_the_projected_score_of_each_square(server: Server, browser: Any) -> None:
     created = create(
         server, mode="classic", players=2, seats=[{"type": "human"}, {"type": "bot", "level": "easy"}]
@@ -171,7 +168,6 @@ def test_a_build_shows_the_projected_score_of_each_square(server: Server, browse
     raise AssertionError("no build came up")
 
 
-@needs_server("running_list")
 def test_the_lobby_lists_running_games_to_watch(server: Server, browser: Any) -> None:
     created = create(
         server, mode="classic", players=2, seats=[{"type": "human"}, {"type": "bot", "level": "easy"}]

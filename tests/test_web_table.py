@@ -17,7 +17,6 @@ from server_helpers import Server
 from web_helpers import (
     chromium,
     create,
-    needs_server,
     new_page,
     no_script_errors,
     play_action_by_clicks,
@@ -124,7 +123,6 @@ def test_the_table_reconnects_when_the_server_comes_back(tmp_path: Path, browser
         no_script_errors(page)
 
 
-@needs_server("analysis")
 def test_the_hint_shows_what_hard_would_play(server: Server, browser: Any) -> None:
     page = new_page(browser)
     page.goto(server.url + vs_bot(server)["seats"][0]["link"])
@@ -166,7 +164,6 @@ def expected_site(record: GameRecord, at: int) -> dict[str, str]:
     return out
 
 
-@needs_server("replay")
 def test_the_replay_viewer_steps_back_and_forth(server: Server, browser: Any) -> None:
     created = create(server, mode="classic", players=2, take=[], seats=[{"type": "bot", "level": "easy"}] * 2)
     page = new_page(browser)

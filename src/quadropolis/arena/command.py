@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..bots import BOT_NAMES, LEVELS, make_bot
-from ..cli.options import RULES_EPILOG, add_variant_options
+from ..cli.options import RULES_EPILOG, add_variant_options, positive_int
 from ..config import GameConfig
 from ..tiles import Mode
 from .report import (
@@ -70,16 +70,6 @@ def _epilog() -> str:
     )
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return v
-
-
 def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
     """Register ``quadropolis arena`` on the command line's subparsers."""
     a: argparse.ArgumentParser = sub.add_parser(
@@ -101,7 +91,7 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
         help="2, 3 or 4 (default: the number of --bot options, which must equal N)",
     )
     a.add_argument(
-        "--games", type=_positive_int, default=100, metavar="G", help="number of games (default 100)"
+        "--games", type=positive_int, default=100, metavar="G", help="number of games (default 100)"
     )
     a.add_argument("--seed", type=int, default=0, metavar="S", help="game g uses seed S+g (default 0)")
     a.add_argument(
@@ -113,7 +103,7 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
     )
     a.add_argument(
         "--jobs",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="J",
         help=f"games played at a time (default: the number of CPUs, {os.cpu_count() or 1}; 1 = serial)",

@@ -7,13 +7,16 @@ GET     ``/api/health``                        liveness, and the storage backend
 GET     ``/api/levels``                        the bot levels and what each is
 GET     ``/api/tiles``                         the tile manifest (ids of ``state.site``)
 POST    ``/api/games``                         create a game (body :class:`CreateGame`)
-GET     ``/api/games?status=waiting|over``     the lobby (default) or finished games
+GET     ``/api/games?status=waiting|playing|over``  the lobby (default), running or finished games
 GET     ``/api/games/{id}``                    the game's view (a seat's with a Bearer token)
 POST    ``/api/games/{id}/seats/{seat}``       join an open seat: returns its token
 POST    ``/api/games/{id}/moves``              play a move (Bearer token of the seat)
 POST    ``/api/games/{id}/undo``               undo (Bearer token of the seat)
 GET     ``/api/games/{id}/moves``              moves so far and the whole history, no seed
 GET     ``/api/games/{id}/record``             the ``quadropolis-game/1`` record, once over
+GET     ``/api/games/{id}/analysis?at=N``      hints: the ``hard`` level's search of a position
+POST    ``/api/replay``                        the view of a record after N moves
+POST    ``/api/analysis``                      hints for a position of a record
 WS      ``/ws/games/{id}``                     live play and watching (:mod:`.hub`)
 ======  =====================================  ==============================================
 
@@ -57,13 +60,14 @@ from .protocol import (
     Invite,
     JoinSeat,
     MovesSoFar,
+    RecordAt,
     SeatPass,
     SeatSummary,
     UndoRequest,
 )
 from .service import GameService
 from .settings import Settings
-from .storage import OVER, WAITING, GameSummary, Store
+from .storage import OVER, PLAYING, WAITING, GameSummary, Store
 
 log = logging.getLogger("quadropolis.server")
 
@@ -317,12 +321,14 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
     @app.get("/api/games", responses=ERROR_RESPONSES, tags=["games"])
     async def list_games(
-        status: Annotated[str, Query(pattern="^(waiting|over)$")] = WAITING,
+        status: Annotated[str, Query(pattern="^(waiting|playing|over)$")] = WAITING,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     ) -> GameList:
-        """Public games waiting for players (the lobby), or finished ones (newest first)."""
-        found = await runtime().service.summaries(OVER if status == OVER else WAITING, limit, offset)
+        """Public games waiting for players (the lobby, oldest first), running ones to watch
+        (newest first), or finished ones (newest first)."""
+        chosen = {OVER: OVER, PLAYING: PLAYING}.get(status, WAITING)
+        found = await runtime().service.summaries(chosen, limit, offset)
         return GameList(games=[_entry(s) for s in found])
 
     @app.get("/api/games/{game_id}", responses=ERROR_RESPONSES, tags=["games"])
@@ -404,3 +410,28 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
             data,
             headers={"Content-Disposition": f'attachment; filename="quadropolis-{game_id}.json"'},
         )
+
+    @app.post("/api/replay", responses=ERROR_RESPONSES, tags=["records"])
+    async def replay(body: RecordAt) -> dict[str, Any]:
+        """The spectator's view of a record's position after ``at`` moves (``"game": null``,
+        never the seed), the number of moves and where each round starts; ``bad_record`` with
+        the engine's reason if the record does not replay."""
+        return await runtime().service.replay(body.record, body.at)
+
+    @app.get("/api/games/{game_id}/analysis", responses=ERROR_RESPONSES, tags=["records"])
+    async def analysis(
+        game_id: str,
+        request: Request,
+        at: Annotated[int | None, Query(ge=0, le=100_000)] = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Hints: the ``hard`` level's search of the position after ``at`` moves in effect
+        (default: all). While the game runs: a seat's Bearer token, a table that allows
+        analysis, and the current position only; once over: anyone, any position."""
+        token = None if authorization is None else _bearer(authorization)
+        return await runtime().service.analysis(game_id, at, token, _client(request))
+
+    @app.post("/api/analysis", responses=ERROR_RESPONSES, tags=["records"])
+    async def analysis_of_record(body: RecordAt, request: Request) -> dict[str, Any]:
+        """Hints for the position of a record after ``at`` moves (as the endpoint above)."""
+        return await runtime().service.analysis_of_record(body.record, body.at, _client(request))

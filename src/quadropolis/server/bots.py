@@ -8,6 +8,9 @@ network. Each decision runs in one search process (``workers=1``, as in the aren
 searches its 600 iterations in one tree), so the pool size is the server's whole bot budget:
 ``workers`` decisions at a time, at most ``queue`` waiting, the rest waiting their turn.
 
+Analyses (hints: :meth:`BotPool.analyse`) run in the same workers with the ``hard`` level's
+budget, in turn with the decisions.
+
 The worker receives :func:`quadropolis.bots.observe` of the state (the seed hidden) and an RNG
 key that does not depend on the seed, and returns the move in notation. The key is the game
 id and version, so a decision recomputed after a restart is the same move."""
@@ -24,12 +27,14 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..bots import LEVELS, Bot, make_bot, observe
+from ..bots import LEVELS, Bot, MCTSBot, analyse, make_bot, observe
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..state import GameState
 
 _BOTS: dict[str, Bot] = {}
+#: The level whose search analyses a position (hints), with its fixed budget.
+ANALYSIS_LEVEL = "hard"
 #: How much lower the bot workers' scheduling priority is than the server's.
 WORKER_NICENESS = 10
 
@@ -43,6 +48,16 @@ def _choose(level: str, observation: dict[str, Any], rng_key: str) -> str:
         bot = _BOTS[level] = make_bot(level, workers=1)
     state = GameState.from_json(observation)
     return str(bot.choose(state, random.Random(rng_key)))
+
+
+def _analyse(observation: dict[str, Any], seed: int, top: int) -> dict[str, Any]:
+    """In a worker: :func:`quadropolis.bots.analyse` of the observed state by ``hard``."""
+    bot = _BOTS.get(ANALYSIS_LEVEL)
+    if bot is None:
+        bot = _BOTS[ANALYSIS_LEVEL] = make_bot(ANALYSIS_LEVEL, workers=1)
+    if not isinstance(bot, MCTSBot):  # pragma: no cover - hard is a search bot
+        raise QuadropolisError(f"bot {ANALYSIS_LEVEL!r} cannot analyse")
+    return analyse(GameState.from_json(observation), bot, seed, top=top).to_json()
 
 
 def _warm() -> int:
@@ -91,6 +106,17 @@ class BotPool:
         async with self._slots:
             text = await loop.run_in_executor(self._executor, _choose, level, observation, rng_key)
         return Move.parse(text)
+
+    async def analyse(self, state: GameState, seed: int, top: int = 5) -> dict[str, Any]:
+        """``Analysis.to_json()`` of the position by the ``hard`` level's search, computed in
+        a worker from ``observe(state)`` (the seed hidden), in turn with bot decisions."""
+        observation = observe(state).to_json()
+        loop = asyncio.get_running_loop()
+        async with self._slots:
+            result: dict[str, Any] = await loop.run_in_executor(
+                self._executor, _analyse, observation, seed, top
+            )
+        return result
 
     def close(self) -> None:
         """Stop the workers (unless the executor was lent by the caller)."""

@@ -108,6 +108,14 @@ class IllegalMove(ServerError):
     status = 422
 
 
+class BadRecord(ServerError):
+    """A ``quadropolis-game/1`` record that does not parse or replay; the message is the
+    engine's reason (naming the first wrong move)."""
+
+    code = "bad_record"
+    status = 422
+
+
 class UndoRefused(ServerError):
     """Undo not allowed now (nothing to undo, or someone else has acted since)."""
 
@@ -146,6 +154,7 @@ ERRORS: dict[str, type[ServerError]] = {
         NotYourTurn,
         Stale,
         IllegalMove,
+        BadRecord,
         UndoRefused,
         Unavailable,
         InternalError,

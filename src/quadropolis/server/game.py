@@ -16,11 +16,12 @@ import hmac
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from ..bots import LEVELS
 from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import Outcome, outcome
-from ..record import GameRecord, result_json
+from ..record import GameRecord, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
 from ..state import GameState
 from ..undo import check_undo
@@ -61,6 +62,8 @@ class LiveGame:
     takeover_level: str
     created_at: float
     seats: list[SeatData]
+    #: Whether the players may ask for the analysis (hints) of the running game.
+    analysis: bool = False
     log: list[ActionData] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     #: What each logged action did, in words, by version (undone moves keep theirs).
@@ -92,9 +95,41 @@ class LiveGame:
             takeover_level=data.takeover_level,
             created_at=data.created_at,
             seats=list(data.seats),
+            analysis=data.analysis,
             finished_at=data.finished_at,
         )
         game.extend(data.actions)
+        return game
+
+    @classmethod
+    def of_record(cls, record: GameRecord, at: int) -> LiveGame:
+        """The position after the first ``at`` moves of ``record`` (already replayed: its
+        moves are legal), as a game of no id, seats named by ``record.seats``; for views of
+        a record (the replay viewer). Its moves are logged as the seats' players' or bots'."""
+        names = record.seats or tuple(f"{HUMAN}:" for _ in range(record.config.players))
+        seats = [
+            SeatData(i, HUMAN, None, seat_label(n), b"", None)
+            if n.startswith(f"{HUMAN}:")
+            else SeatData(i, BOT, n if n in LEVELS else None, seat_label(n), None, None)
+            for i, n in enumerate(names)
+        ]
+        game = cls(
+            id="",
+            config=record.config,
+            status=PLAYING,
+            public=False,
+            creator="",
+            takeover_after=None,
+            takeover_level="easy",
+            created_at=0.0,
+            seats=seats,
+        )
+        state = game.state
+        for version, text in enumerate(record.moves[:at], 1):
+            seat = state.current_player
+            actor = "player" if seats[seat].kind == HUMAN else "bot"
+            game.record(ActionData(version, seat, "move", text, None, actor, 0.0))
+            state = game.state
         return game
 
     def extend(self, actions: tuple[ActionData, ...] | list[ActionData]) -> None:

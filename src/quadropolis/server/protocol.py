@@ -219,7 +219,9 @@ class CreateGame(Body):
     open seat; ``[]``: none, e.g. to watch bots; several: hotseat). ``public`` games are
     listed in the lobby. ``takeover_after`` (seconds, or ``null`` for never): a bot of
     ``takeover_level`` plays a human seat whose player has been gone that long, until
-    they come back."""
+    they come back. ``analysis``: whether the players may ask for hints while the game
+    runs; ``null`` (default): on iff at most one person plays (the creator, if taking
+    seats, counts as one, and each human seat left open as one more)."""
 
     mode: Literal["classic", "expert"] = "classic"
     players: Annotated[int, Field(ge=2, le=4)] = 2
@@ -231,6 +233,7 @@ class CreateGame(Body):
     public: bool = True
     takeover_after: Annotated[float, Field(ge=1, le=7 * 86400)] | None = None
     takeover_level: str = "easy"
+    analysis: bool | None = None
 
     @field_validator("takeover_level")
     @classmethod
@@ -255,6 +258,14 @@ class ActRequest(Body):
 class UndoRequest(Body):
     seat: Seat
     version: Version
+
+
+class RecordAt(Body):
+    """A ``quadropolis-game/1`` record (a finished game's, seed included) and a position in
+    it: the number of its moves played."""
+
+    record: Any
+    at: Annotated[int, Field(ge=0, le=100_000)]
 
 
 class SeatPass(Body):

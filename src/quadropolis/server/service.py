@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import re
 import secrets
@@ -44,16 +45,29 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, TypeVar
 
+from ..bots import analysis_seed
 from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import outcome
-from ..record import result_json
-from ..rules import apply_unchecked, explain_illegal
+from ..record import GameRecord, replay, result_json
+from ..rules import apply_unchecked, explain_illegal, new_game
+from ..state import GameState
 from ..tiles import Mode
 from .bots import BotPool
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
-from .errors import BadMessage, Forbidden, LimitReached, NotFound, NotOver, SeatTaken, Stale, Unavailable
+from .errors import (
+    BadMessage,
+    BadRecord,
+    Forbidden,
+    LimitReached,
+    NotFound,
+    NotOver,
+    RateLimited,
+    SeatTaken,
+    Stale,
+    Unavailable,
+)
 from .game import BOT, HUMAN, CorruptGame, LiveGame
 from .protocol import CreateGame
 from .settings import Limits
@@ -69,7 +83,7 @@ from .storage import (
     Store,
     VersionTaken,
 )
-from .views import SeatPresence, ViewCache, view, view_text
+from .views import SeatPresence, ViewCache, replay_view, view, view_text
 from .writer import Writer
 
 log = logging.getLogger("quadropolis.server")
@@ -82,6 +96,10 @@ _GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 HEARTBEAT_SECONDS: Final = 2.0
 #: A running game unchanged this long is checked for a bot turn to start by every process.
 STALL_SECONDS: Final = 1.0
+#: How many analyses (per game and position, or per record position) are kept.
+ANALYSIS_CACHE: Final = 512
+#: Candidates an analysis lists.
+ANALYSIS_TOP: Final = 5
 
 
 def hash_token(token: str) -> bytes:
@@ -141,6 +159,11 @@ class GameService:
         self._create_locks: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
+        #: Analyses done, by (game id or "record", with a digest of the moves; moves in
+        #: effect); oldest first.
+        self._analyses: dict[tuple[str, int], dict[str, Any]] = {}
+        #: Client addresses with an analysis under way (one at a time each).
+        self._analysing: set[str] = set()
 
     # --- life cycle --------------------------------------------------------------------
 
@@ -245,6 +268,7 @@ class GameService:
                 finished_at=None,
                 result=None,
                 seats=rows,
+                analysis=_analysis_allowed(spec, rows),
             )
             await self._run(self.store.insert_game, data)
         game = self._games.setdefault(data.id, LiveGame.rebuild(data))
@@ -579,8 +603,127 @@ class GameService:
         return game.record_json()
 
     async def summaries(self, status: str, limit: int, offset: int = 0) -> list[GameSummary]:
-        """Public games waiting for players (the lobby) or finished (the replay list)."""
+        """Public games waiting for players (the lobby), running (to watch) or finished (the
+        replay list)."""
         return await self._run(self.store.summaries, status, limit, offset)
+
+    async def replay(self, record: Any, at: int) -> dict[str, Any]:
+        """The ``replay`` reply: the spectator's view of ``record`` after ``at`` moves, the
+        number of moves, and where each round starts. :class:`BadRecord` with the engine's
+        reason if the record does not replay; :class:`BadMessage` if ``at`` is out of range."""
+        checked = await asyncio.to_thread(_checked_record, record)
+        _check_at(at, len(checked.moves))
+        view, rounds = await asyncio.to_thread(_replay, checked, at)
+        return {"type": "replay", "at": at, "moves": len(checked.moves), "rounds": rounds, "view": view}
+
+    async def analysis(self, game_id: str, at: int | None, token: str | None, client: str) -> dict[str, Any]:
+        """The ``analysis`` reply for a game: while it runs, only for a seat's token, only if
+        the table allows analysis and only at the current position; once over, for anyone at
+        any position before the end."""
+        game = await self.game(game_id)
+        moves = game.moves()
+        if game.status != OVER:
+            if not game.analysis:
+                raise Forbidden("this table does not allow analysis (hints) while the game runs")
+            if token is None:
+                raise Forbidden(
+                    "analysis of a running game needs a seat's token: Authorization: Bearer TOKEN"
+                )
+            await self.authenticate(game_id, [token])
+            game.check_playing()
+            if at is not None and at != len(moves):
+                raise BadMessage(
+                    f"at: a running game is analysed at its current position only ({len(moves)} moves)"
+                )
+        n = len(moves) if at is None else at
+        _check_at(n, len(moves))
+        record = GameRecord(game.config, tuple(moves[:n]))
+        # Keyed by the moves too: after an undo the same number of moves is another position.
+        key = (game_id + "/" + _digest(" ".join(moves[:n])), n)
+        return await self._analyse(game_id, key, record, client)
+
+    async def analysis_of_record(self, record: Any, at: int, client: str) -> dict[str, Any]:
+        """The ``analysis`` reply for the position of ``record`` after ``at`` moves."""
+        checked = await asyncio.to_thread(_checked_record, record)
+        _check_at(at, len(checked.moves))
+        prefix = GameRecord(checked.config, checked.moves[:at])
+        key = ("record:" + _digest(json.dumps(prefix.to_json(), sort_keys=True)), at)
+        return await self._analyse(None, key, prefix, client)
+
+    async def _analyse(
+        self, game_id: str | None, key: tuple[str, int], record: GameRecord, client: str
+    ) -> dict[str, Any]:
+        at = len(record.moves)
+        done = self._analyses.get(key)
+        if done is None:
+            if self.bots is None:
+                raise Unavailable("this server runs no bot workers: analysis is off")
+            if client in self._analysing:
+                raise RateLimited("one analysis at a time per client: wait for the one under way")
+            self._analysing.add(client)
+            try:
+                state = await asyncio.to_thread(_position, record)
+                if state.is_over:
+                    raise BadMessage(f"at: the game is over after {at} moves: there is no move to analyse")
+                seed = analysis_seed(at, game_id or "record")
+                done = await self.bots.analyse(state, seed, ANALYSIS_TOP)
+            finally:
+                self._analysing.discard(client)
+            self._analyses[key] = done
+            while len(self._analyses) > ANALYSIS_CACHE:
+                del self._analyses[next(iter(self._analyses))]
+        return {"type": "analysis", "game": game_id, "at": at, **done}
+
+
+def _checked_record(data: Any) -> GameRecord:
+    """``data`` as a record whose every move replays (and whose result, if given, agrees);
+    :class:`BadRecord` with the engine's reason otherwise."""
+    try:
+        record = GameRecord.from_json(data)
+        replay(record)
+    except QuadropolisError as e:
+        raise BadRecord(str(e)) from None
+    return record
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _check_at(at: int, moves: int) -> None:
+    if not 0 <= at <= moves:
+        raise BadMessage(f"at: {at} is not a position of the game: from 0 to {moves} moves")
+
+
+def _position(record: GameRecord) -> GameState:
+    """The state after every move of ``record`` (legal: checked already)."""
+    state = new_game(record.config)
+    for text in record.moves:
+        apply_unchecked(state, Move.parse(text))
+    return state
+
+
+def _replay(record: GameRecord, at: int) -> tuple[dict[str, Any], list[dict[str, int]]]:
+    """The view after ``at`` moves, and where each round starts (moves played before it)."""
+    rounds = [{"round": 1, "at": 0}]
+    state = new_game(record.config)
+    for i, text in enumerate(record.moves, 1):
+        apply_unchecked(state, Move.parse(text))
+        if not state.is_over and state.round != rounds[-1]["round"]:
+            rounds.append({"round": state.round, "at": i})
+    return replay_view(record, at), rounds
+
+
+def _analysis_allowed(spec: CreateGame, rows: tuple[SeatData, ...]) -> bool:
+    """The table option ``analysis``: as asked, or by default on iff at most one person plays
+    — the creator (if they take seats) counts as one, each human seat left open as one
+    more. So a game against bots, a hotseat game of one creator, or bots watched with one
+    open seat allow hints; two different people at the table do not."""
+    if spec.analysis is not None:
+        return spec.analysis
+    creator = 1 if any(r.kind == HUMAN and r.token_hash is not None for r in rows) else 0
+    others = sum(1 for r in rows if r.kind == HUMAN and r.token_hash is None)
+    return creator + others <= 1
 
 
 def _heartbeat(game: LiveGame) -> float:

@@ -4,8 +4,8 @@ Three tables:
 
 - ``games``: one row per game: its configuration *including the seed* (never sent to a
   client before the end), status (``waiting`` for players, ``playing``, ``over``), the
-  creator's client key (for the per-client quota), the takeover settings and, once over, the
-  result.
+  creator's client key (for the per-client quota), the takeover settings, whether the table
+  allows analysis (hints) and, once over, the result.
 - ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
   SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
   stored) and when the player was last seen (for takeover).
@@ -43,6 +43,7 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    false,
     func,
     select,
     update,
@@ -85,6 +86,8 @@ class GameRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: Whether the players may ask for the analysis (hints) of the running game.
+    analysis: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (
         Index(None, "status", "public", "created_at"),
@@ -160,6 +163,7 @@ class GameData:
     result: dict[str, Any] | None
     seats: tuple[SeatData, ...]
     actions: tuple[ActionData, ...] = ()
+    analysis: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +265,7 @@ class Store:
                     created_at=game.created_at,
                     finished_at=None,
                     result=None,
+                    analysis=game.analysis,
                 )
             )
             s.flush()  # the game before its seats: PostgreSQL checks the foreign key at once
@@ -400,9 +405,12 @@ class Store:
             )
 
     def summaries(self, status: str, limit: int, offset: int = 0) -> list[GameSummary]:
-        """Public games with ``status``: waiting ones oldest first (the lobby), finished ones
-        newest first (the replay list)."""
-        order = GameRow.created_at.asc() if status != OVER else GameRow.finished_at.desc()
+        """Public games with ``status``: waiting ones oldest first (the lobby), running ones
+        newest first (to watch), finished ones newest first (the replay list)."""
+        order = {
+            WAITING: GameRow.created_at.asc(),
+            PLAYING: GameRow.created_at.desc(),
+        }.get(status, GameRow.finished_at.desc())
         with self._session() as s:
             rows = s.scalars(
                 select(GameRow)
@@ -489,6 +497,7 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         result=row.result,
         seats=seats,
         actions=tuple(_action(a) for a in actions),
+        analysis=bool(row.analysis),
     )
 
 

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..city import City
-from ..outcome import projected_score
-from ..rules import legal_moves
+from ..outcome import Outcome, projected_score
+from ..phases import PLACE
+from ..record import GameRecord, result_json
+from ..rules import apply_unchecked, legal_moves
 from ..scoring import CityScore
 from ..undo import check_undo
 from .game import LiveGame
@@ -58,7 +60,11 @@ def view(
     cache: ViewCache | None = None,
 ) -> dict[str, Any]:
     """The view of a client holding the seats ``you`` (empty: a spectator)."""
-    public = cache.public(game, presence) if cache is not None else _public(game, presence, _projected)
+    public = (
+        cache.public(game, presence)
+        if cache is not None
+        else _public(game, presence, _projected, build_options)
+    )
     history = game.history()
     can_undo = sorted(s for s in you if game.status == PLAYING and check_undo(history, s).allowed)
     return {**public, "you": sorted(you), "can_undo": can_undo}
@@ -78,7 +84,7 @@ class ViewCache:
     """The public part of one game's view, rebuilt only when the game's version or its
     presence changes (a move's push is then one dictionary merge per client)."""
 
-    __slots__ = ("_key", "_scores", "_text", "_value")
+    __slots__ = ("_key", "_options", "_scores", "_text", "_value")
 
     def __init__(self) -> None:
         self._key: tuple[Any, ...] | None = None
@@ -86,11 +92,13 @@ class ViewCache:
         self._text = ""
         #: Per seat, the last city scored and its score: a move changes one city at most.
         self._scores: dict[int, tuple[City, CityScore]] = {}
+        #: The build options of one version (a presence change does not recompute them).
+        self._options: tuple[int, list[dict[str, Any]]] = (-1, [])
 
     def public(self, game: LiveGame, presence: Sequence[SeatPresence]) -> dict[str, Any]:
         key = (game.version, game.status, game.presence, tuple(presence))
         if key != self._key:
-            self._value = _public(game, presence, self.score)
+            self._value = _public(game, presence, self.score, self.build_options)
             self._text = ""
             self._key = key
         return self._value
@@ -101,6 +109,12 @@ class ViewCache:
         if not self._text:
             self._text = json.dumps(value, separators=(",", ":"))
         return self._text
+
+    def build_options(self, game: LiveGame) -> list[dict[str, Any]]:
+        """:func:`build_options`, computed once per version."""
+        if self._options[0] != game.version:
+            self._options = (game.version, build_options(game))
+        return self._options[1]
 
     def score(self, game: LiveGame, seat: int) -> CityScore:
         """``projected_score``, recomputed only when the seat's city has changed."""
@@ -117,8 +131,60 @@ def _projected(game: LiveGame, seat: int) -> CityScore:
     return projected_score(game.state, seat)
 
 
+def build_options(game: LiveGame) -> list[dict[str, Any]]:
+    """While the seat to move must build: each legal build (and ``discard``) with the mover's
+    projected score after it; ``[]`` otherwise."""
+    state = game.state
+    if game.status != PLAYING or state.phase != PLACE:
+        return []
+    seat = state.current_player
+    options = []
+    for move in legal_moves(state):
+        after = state.copy()
+        apply_unchecked(after, move)
+        options.append({"move": str(move), "score": projected_score(after, seat).total})
+    return options
+
+
+def decided_by(result: Outcome) -> str:
+    """The R13 tie-breaker that decided the winner: ``score`` (most VP), then
+    ``inhabitants_placed`` (most placed), then ``empty_squares`` (fewest), else ``shared``
+    (tied on all three: the victory is shared)."""
+    keys = [(s.total, s.inhabitants_placed, -s.empty_squares) for s in result.scores]
+    best = max(keys)
+    for depth, name in enumerate(("score", "inhabitants_placed", "empty_squares"), 1):
+        if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:
+            return name
+    return "shared"
+
+
+def result_view(game: LiveGame) -> dict[str, Any] | None:
+    """The result once over: the record's (scores, winners, tie-break values), each city's
+    optimal ``placement`` and the tie-breaker that ``decided_by`` the winner."""
+    if game.result is None:
+        return None
+    geometry = game.state.geometry
+    return {
+        **result_json(game.result),
+        "placements": [s.placement.to_json(geometry) for s in game.result.scores],
+        "decided_by": decided_by(game.result),
+    }
+
+
+def replay_view(record: GameRecord, at: int) -> dict[str, Any]:
+    """The spectator's view of the position after the first ``at`` moves of ``record`` (whose
+    moves are legal: replayed already), with ``"game": null``, seats named by the record;
+    never the seed (a record carries it)."""
+    game = LiveGame.of_record(record, at)
+    presence = [SeatPresence(False, False)] * len(game.seats)
+    return {**view(game, frozenset(), presence), "game": None}
+
+
 def _public(
-    game: LiveGame, presence: Sequence[SeatPresence], score: Callable[[LiveGame, int], CityScore]
+    game: LiveGame,
+    presence: Sequence[SeatPresence],
+    score: Callable[[LiveGame, int], CityScore],
+    options: Callable[[LiveGame], list[dict[str, Any]]],
 ) -> dict[str, Any]:
     state = game.state
     body = state.to_json()
@@ -136,9 +202,11 @@ def _public(
         "turn": state.turn,
         "state": body,
         "legal_moves": [str(m) for m in legal_moves(state)] if playing else [],
+        "build_options": options(game),
         "scores": [_score(s) for s in _scores(game, score)],
         "last_actions": _last_actions(game),
-        "result": game.result_json(),
+        "result": result_view(game),
+        "analysis": game.analysis,
     }
 
 
