@@ -215,7 +215,10 @@ def test_replay_gives_the_view_of_a_position_without_the_seed(http: httpx.Client
 
 def test_a_record_that_does_not_replay_is_bad_record(http: httpx.Client) -> None:
     record = http.get(f"/api/games/{bots_game(http)}/record").json()
-    wrong = {**record, "moves": ["1T1", *record["moves"]]}
+    # Move 2 repeats move 1: either a building is in hand (a take is out of turn) or the slot
+    # already holds an architect (R1); illegal whatever the game.
+    first = record["moves"][0]
+    wrong = {**record, "moves": [first, first, *record["moves"][1:]]}
     message = error_of(http.post("/api/replay", json={"record": wrong, "at": 0}), 422, "bad_record")
     assert "move 2" in message and "illegal" in message
     message = error_of(http.post("/api/replay", json={"record": {"format": "x"}, "at": 0}), 422, "bad_record")

@@ -55,8 +55,12 @@ def move(version: int, text: str = "1T1") -> ActionData:
     return ActionData(version, 0, "move", text, None, "player", 2.0)
 
 
+#: The newest migration (``server/migrations/versions/``): every upgrade must end there.
+HEAD_REVISION = "0002"
+
+
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
-    assert current(store.engine) == "0002"
+    assert current(store.engine) == HEAD_REVISION
     store.upgrade()  # idempotent
     with store.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
@@ -126,5 +130,5 @@ def test_servers_starting_together_migrate_once(tmp_path: Path) -> None:
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err
         s = Store(url)
-        assert current(s.engine) == "0001"
+        assert current(s.engine) == HEAD_REVISION
         s.close()
