@@ -25,7 +25,7 @@ from .scoring_tables import OFFICE_VP as OFFICE_VP
 from .scoring_tables import PARK_VP as PARK_VP
 from .scoring_tables import RUN_VP as RUN_VP
 from .scoring_tables import SHOP_VP as SHOP_VP
-from .scoring_tables import TABLES, office_vp, run_vp
+from .scoring_tables import TABLES, USES_ENERGY, office_vp, run_vp
 from .scoring_tables import TOWER_VP as TOWER_VP
 from .tiles import Mode
 
@@ -141,7 +141,7 @@ def _placement(city: City, active: list[bool], all_parks_absorb: bool) -> Placem
             removed.append(s)
             continue
         acts.append(s)
-        if t in (_T, _S, _O):
+        if t in USES_ENERGY:
             used_e += 1
         if t in (_PS, _F, _H, _O):
             used_i += 1

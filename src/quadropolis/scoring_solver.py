@@ -55,6 +55,8 @@ from .scoring_tables import (
     PARK_VP,
     TABLES,
     TOWER_VP,
+    USES_ENERGY,
+    USES_INHABITANT,
     GeometryTables,
     office_vp,
 )
@@ -71,8 +73,6 @@ _T, _S, _PS, _PK, _F, _H, _O, _M = (
     _B.OFFICE_TOWER,
     _B.MONUMENT,
 )
-_USES_ENERGY: Final = (_T, _S, _O)
-_USES_INHABITANT: Final = (_PS, _F, _H, _O)
 
 #: Activation states of a square (phase 1).
 FORCED: Final = 1
@@ -179,7 +179,7 @@ def _activation_states(
     state = [OFF] * len(types)
     n_forced = e_forced = i_forced = 0
     for s, t in enumerate(types):
-        if t < 0 or (en == 0 and t in _USES_ENERGY) or (inh == 0 and t in _USES_INHABITANT):
+        if t < 0 or (en == 0 and t in USES_ENERGY) or (inh == 0 and t in USES_INHABITANT):
             continue
         if (
             t in (_PK, _M)
@@ -188,8 +188,8 @@ def _activation_states(
         ):
             state[s] = FORCED
             n_forced += 1
-            e_forced += t in _USES_ENERGY
-            i_forced += t in _USES_INHABITANT
+            e_forced += t in USES_ENERGY
+            i_forced += t in USES_INHABITANT
         else:
             state[s] = CANDIDATE
     return state, n_forced, e_forced, i_forced

@@ -15,6 +15,10 @@ from .tiles import Mode
 
 _B = BuildingType
 
+#: Building types activated by an energy unit, and those activated by an inhabitant (§4).
+USES_ENERGY: Final = (_B.TOWER_BLOCK, _B.SHOP, _B.OFFICE_TOWER)
+USES_INHABITANT: Final = (_B.PUBLIC_SERVICE, _B.FACTORY, _B.HARBOR, _B.OFFICE_TOWER)
+
 #: Tower block VP by floors (index = floors).
 TOWER_VP: Final = (0, 1, 3, 6, 10, 15)
 #: Shop VP by customers (index = customers; 5 only in Expert).

@@ -99,7 +99,8 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ConfigError(f"{players} players need {players - 1} opponent spec(s), got {len(specs)}")
-        self._bots: list[Bot] = [make_bot(spec, workers=1) for spec in specs]
+        # Opponents are chosen in code by the researcher, not read from a file: trusted budgets.
+        self._bots: list[Bot] = [make_bot(spec, workers=1, trusted=True) for spec in specs]
         self.reward_scheme = check_reward(reward)
         self.dense_reward = float(dense_reward)
         if illegal_action not in ("terminate", "raise"):
