@@ -9,7 +9,7 @@ import pytest
 from helpers import game, pending
 
 from quadropolis import Building, BuildingType, ConfigError, Mode, apply, legal_moves
-from quadropolis.bots import MCTSBot, analyse, analysis_seed, make_bot, observe
+from quadropolis.bots import SEARCH_LEVELS, MCTSBot, analyse, analysis_seed, make_bot, observe
 from quadropolis.moves import Build
 
 
@@ -69,7 +69,7 @@ def test_analysis_of_levels_uses_their_budget_and_refuses_what_it_cannot_do() ->
         a = analyse(observe(s), hard, seed=analysis_seed(0, "x"), top=3)
     finally:
         hard.close()
-    assert a.iterations == 600 and len(a.candidates) == 3 and a.level == "hard"
+    assert a.iterations == SEARCH_LEVELS["hard"].iterations and len(a.candidates) == 3 and a.level == "hard"
     with pytest.raises(ConfigError, match="iteration budget"):
         analyse(observe(s), MCTSBot(iterations=None, seconds=0.1), seed=1)
     over = game(Mode.CLASSIC, 2, seed=1)

@@ -22,6 +22,7 @@ from quadropolis.arena import (
     entrant_labels,
     lineup,
     run_tournament,
+    schedule,
 )
 from quadropolis.arena.report import ProgressBar, format_duration
 from quadropolis.arena.stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
@@ -87,6 +88,62 @@ def test_tournament_seats_and_seeds_follow_the_rotation() -> None:
     assert seat_of_greedy == [0, 1, 2]
     assert result.labels == ["greedy", "random", "random#2"]
     assert all(e.games == 3 for e in result.entrants)
+
+
+def test_round_robin_schedule_plays_every_group_on_the_same_seeds() -> None:
+    fixtures = schedule(4, 2, 4, round_robin=True)
+    assert [f.game for f in fixtures] == list(range(6 * 4))  # C(4, 2) pairs x 4 games
+    groups: dict[frozenset[int], list[tuple[int, tuple[int, ...]]]] = {}
+    for f in fixtures:
+        groups.setdefault(frozenset(f.seats), []).append((f.offset, f.seats))
+    assert len(groups) == 6
+    for pair, games in groups.items():
+        assert [offset for offset, _ in games] == [0, 1, 2, 3]  # every pair sees seeds S..S+3
+        for e in pair:  # each member sits in each seat twice
+            assert sorted(seats.index(e) for _, seats in games) == [0, 0, 1, 1]
+    three = schedule(4, 3, 3, round_robin=True)
+    assert len(three) == 4 * 3 and all(len(set(f.seats)) == 3 for f in three)
+    assert schedule(2, 2, 3) == schedule(2, 2, 3, round_robin=False)
+    assert [f.seats for f in schedule(2, 2, 3)] == [lineup(2, g) for g in range(3)]
+    with pytest.raises(ArenaError, match="more entrants than the 2 seats"):
+        schedule(2, 2, 3, round_robin=True)
+
+
+def test_round_robin_tournament_rates_every_entrant_from_its_own_games() -> None:
+    specs = ["random", "greedy", "easy"]
+    result = run_tournament(GameConfig(players=2), specs, 4, seed=60, jobs=1, round_robin=True)
+    assert len(result.games) == 12 and result.round_robin
+    assert all(e.games == 8 for e in result.entrants)
+    assert {g.seed for g in result.games} == {60, 61, 62, 63}
+    h2h = result.head_to_head()
+    for i in range(3):
+        assert h2h[i][i] == (0.0, 0)
+        for j in range(3):
+            if i != j:
+                (p, n), (q, m) = h2h[i][j], h2h[j][i]
+                assert n == m == 4 and p + q == 4
+    # greedy beats random in every game: 4 of 4 points, and the best rating
+    assert h2h[1][0] == (4.0, 4)
+    assert max(result.entrants, key=lambda e: e.rating).spec == "greedy"
+    again = run_tournament(GameConfig(players=2), specs, 4, seed=60, jobs=2, round_robin=True)
+    assert _deterministic(again.to_json()) == _deterministic(result.to_json())
+    doc = result.to_json()
+    assert doc["tournament"]["round_robin"] is True and doc["tournament"]["games_per_group"] == 4
+    assert doc["summary"]["head_to_head"][1][0] == {"points": 4.0, "encounters": 4}
+
+
+def test_round_robin_command_prints_the_head_to_head_table(tmp_path: Path) -> None:
+    status, out, _ = _arena(
+        tmp_path, "--round-robin", "--games", "2", "--seed", "5", "--jobs", "1", "--quiet",
+        "--bot", "random", "--bot", "greedy", "--bot", "random",
+    )  # fmt: skip
+    assert status == 0, out
+    assert "round robin: every group of 2 plays seeds 5-6" in out
+    assert "row's score against column" in out
+    row = next(line for line in out.splitlines() if line.startswith("greedy ") and "of 2" in line)
+    assert row.count("100% (34%-100%) of 2") == 2  # greedy beat both randoms twice
+    status, _, err = _arena(tmp_path, "--round-robin", "--bot", "random", "--bot", "greedy")
+    assert status == 1 and "--round-robin needs more --bot options than the 2 players, got 2" in err
 
 
 def test_labels_number_repeated_specs() -> None:

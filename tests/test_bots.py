@@ -22,6 +22,7 @@ from quadropolis import (
 from quadropolis.bots import (
     BOT_NAMES,
     LEVELS,
+    SEARCH_LEVELS,
     GreedyBot,
     MCTSBot,
     RandomBot,
@@ -183,15 +184,61 @@ def test_bad_bot_specs(spec: str, message: str) -> None:
 
 
 def test_levels_are_named_and_built() -> None:
-    assert set(LEVELS) == {"easy", "medium", "hard"} and set(LEVELS) <= set(BOT_NAMES)
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"] and set(LEVELS) <= set(BOT_NAMES)
+    assert set(SEARCH_LEVELS) == {"medium", "hard", "expert"}
     hard = make_bot("hard")
-    assert isinstance(hard, MCTSBot) and hard.iterations == 600 and hard.workers == 2
-    assert make_bot("hard", workers=1).workers == 1  # type: ignore[attr-defined]
+    level = SEARCH_LEVELS["hard"]
+    assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations
+    assert hard.trees == level.trees == 2 and hard.workers == level.workers
+    assert hard.seconds == level.seconds and hard.params["horizon"] == level.horizon
+    one = make_bot("hard", workers=1)
+    assert isinstance(one, MCTSBot) and one.workers == 1 and one.trees == level.trees
     assert isinstance(make_bot("medium"), MCTSBot) and make_bot("easy").name == "easy"
+    expert = make_bot("expert")
+    assert isinstance(expert, MCTSBot) and expert.iterations is not None and level.iterations is not None
+    assert (
+        expert.iterations > level.iterations and expert.seconds is not None and expert.seconds > level.seconds
+    )
+
+
+def test_level_time_caps_can_be_dropped_for_reproducible_play() -> None:
+    # The arena drops a level's time cap (only a slow machine reaches it); a seconds option
+    # the spec gives is kept.
+    assert make_bot("hard", time_caps=False).seconds is None  # type: ignore[attr-defined]
+    assert make_bot("hard:seconds=0.5", time_caps=False).seconds == 0.5  # type: ignore[attr-defined]
+    assert make_bot("mcts").seconds is None  # type: ignore[attr-defined]
+
+
+def test_trees_and_workers_options() -> None:
+    assert make_bot("mcts:workers=3").trees == 3  # type: ignore[attr-defined]
+    bot = make_bot("mcts:trees=4,workers=2")
+    assert isinstance(bot, MCTSBot) and (bot.trees, bot.workers) == (4, 2)
+    assert make_bot("hard:trees=1").trees == 1  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="trees must be at most 8"):
+        make_bot("mcts:trees=9")
+    assert make_bot("mcts:trees=9", trusted=True).trees == 9  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("mode", [Mode.CLASSIC, Mode.EXPERT])
+def test_trees_give_the_same_moves_in_one_process_or_two(mode: Mode) -> None:
+    # The arena and the server search a level's trees one after another; the terminal in
+    # two processes: a game between them must not depend on which.
+    cfg = GameConfig(mode=mode, players=2, seed=31)
+    serial = MCTSBot(iterations=60, trees=2, workers=1, horizon=4)
+    parallel = MCTSBot(iterations=60, trees=2, workers=2, horizon=4)
+    try:
+        a = play_match(cfg, [serial, make_bot("greedy")])
+        b = play_match(cfg, [parallel, make_bot("greedy")])
+    finally:
+        parallel.close()
+    assert a.moves == b.moves and a.outcome.totals == b.outcome.totals
+    single = play_match(cfg, [MCTSBot(iterations=60, trees=1, horizon=4), make_bot("greedy")])
+    assert single.moves != a.moves  # two trees of 30 are another bot than one of 60
 
 
 def test_horizon_and_credit_options() -> None:
-    assert make_bot("hard").params["horizon"] is None  # type: ignore[attr-defined]
+    assert make_bot("mcts").params["horizon"] is None  # type: ignore[attr-defined]
+    assert make_bot("hard").params["horizon"] == SEARCH_LEVELS["hard"].horizon  # type: ignore[attr-defined]
     bot = make_bot("mcts:horizon=0,credit=0")
     assert isinstance(bot, MCTSBot) and bot.params["horizon"] == 0 and bot.params["credit"] == 0.0
     assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]

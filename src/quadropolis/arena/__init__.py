@@ -14,18 +14,21 @@ from .tournament import (
     BACKENDS,
     ArenaError,
     EntrantStats,
+    Fixture,
     GameResult,
     TournamentResult,
     entrant_labels,
     lineup,
     play_game,
     run_tournament,
+    schedule,
 )
 
 __all__ = [
     "BACKENDS",
     "ArenaError",
     "EntrantStats",
+    "Fixture",
     "GameResult",
     "TournamentResult",
     "add_arena_command",
@@ -36,5 +39,6 @@ __all__ = [
     "pairwise_results",
     "play_game",
     "run_tournament",
+    "schedule",
     "wilson_interval",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,10 +34,20 @@ Entrants are the --bot options in order (entrant i is the i-th --bot); there mus
 player, and specs may repeat (repeats are labelled greedy#2, greedy#3...). Game g (0-based)
 uses seed S+g and rotates the seats: entrant i sits in seat (i+g) mod N, so when G is a
 multiple of N every entrant plays every seat equally often (a warning is printed otherwise).
+
+With --round-robin there are more entrants than players: every group of N entrants plays G
+games (game k of a group uses seed S+k, so every group sees the same layouts, and the
+group's members rotate through the seats), and a table of each entrant's score against
+each other one is printed as well. Example, the ladder of difficulty levels:
+  quadropolis arena --round-robin --players 2 --games 20 --bot random --bot greedy \
+    --bot easy --bot medium --bot hard --bot expert
+
 Every game is played with fresh bots, each bot using one search process (the parallelism is
-across games), so every game is reproducible alone and the results are identical whatever
-the backend or the number of jobs (only the measured thinking times vary) -- as long as
-the bots' budgets are in iterations: a time budget (mcts:seconds=T) is not reproducible.
+across games; a level's root-parallel trees are searched one after another, which gives the
+same moves as searching them in parallel, and its time cap is not applied), so every game is
+reproducible alone and the results are identical whatever the backend, the number of jobs
+or the load (only the measured thinking times vary) -- as long as the bots' budgets are in
+iterations: a time budget (mcts:seconds=T) is not reproducible.
 
 Printed per entrant: games, wins (shared victories split, R13), win rate with its 95%
 Wilson score interval, mean score ± standard deviation, mean VP per scoring category, a
@@ -48,7 +59,10 @@ A progress bar with ETA is shown on stderr (--quiet hides it)."""
 
 
 def _epilog() -> str:
-    levels = "\n".join(f"  {name:<8} {what}" for name, what in LEVELS.items())
+    levels = "\n".join(
+        textwrap.fill(what, 90, initial_indent=f"  {name:<8} ", subsequent_indent=" " * 11)
+        for name, what in LEVELS.items()
+    )
     return (
         f"bots: {', '.join(BOT_NAMES)}\n"
         "  random   uniformly random legal moves\n"
@@ -57,7 +71,7 @@ def _epilog() -> str:
         "           c=, pw_c=, pw_alpha= (tuning), horizon=N (rollout actions per player\n"
         "           before exact scoring; 0 = to the end), credit=X (VP per unused resource there)\n"
         f"{levels}\n"
-        "  (in the arena every bot uses 1 search process; workers=... is ignored)\n\n"
+        "  (in the arena every bot uses 1 search process: workers=... is ignored, trees=... is not)\n\n"
         "output (--out): .json keeps every game (seed, bot per seat, scores, winners and the game\n"
         "record, replayable with 'quadropolis replay') and the summary; .csv has one row per\n"
         "game x seat (game, seed, seat, bot, entrant, score, winner, win_share, the VP of each\n"
@@ -88,10 +102,19 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
         choices=[2, 3, 4],
         default=None,
         metavar="N",
-        help="2, 3 or 4 (default: the number of --bot options, which must equal N)",
+        help="2, 3 or 4 (default: the number of --bot options, which must equal N; 2 with --round-robin)",
     )
     a.add_argument(
-        "--games", type=positive_int, default=100, metavar="G", help="number of games (default 100)"
+        "--games",
+        type=positive_int,
+        default=100,
+        metavar="G",
+        help="number of games (default 100); with --round-robin, per group of entrants",
+    )
+    a.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="more --bot options than players: every group of N of them plays G games",
     )
     a.add_argument("--seed", type=int, default=0, metavar="S", help="game g uses seed S+g (default 0)")
     a.add_argument(
@@ -141,11 +164,18 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     specs: list[str] = list(args.bot)
     if not specs:
         raise ArenaError("no bots: give one --bot SPEC per player")
-    players = len(specs) if args.players is None else args.players
-    if len(specs) != players:
-        raise ArenaError(f"--players {players} needs {players} --bot options, got {len(specs)}")
-    if not 2 <= players <= 4:
-        raise ArenaError(f"a game has 2 to 4 players: give 2 to 4 --bot options, got {players}")
+    if args.round_robin:
+        players = 2 if args.players is None else args.players
+        if len(specs) <= players:
+            raise ArenaError(
+                f"--round-robin needs more --bot options than the {players} players, got {len(specs)}"
+            )
+    else:
+        players = len(specs) if args.players is None else args.players
+        if len(specs) != players:
+            raise ArenaError(f"--players {players} needs {players} --bot options, got {len(specs)}")
+        if not 2 <= players <= 4:
+            raise ArenaError(f"a game has 2 to 4 players: give 2 to 4 --bot options, got {players}")
     if args.ray_address is not None and args.backend != "ray":
         raise ArenaError("--ray-address needs --backend ray")
     template = GameConfig(
@@ -184,6 +214,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         args.backend,
         bar,
         ray_address=args.ray_address,
+        round_robin=args.round_robin,
     )
     out.write(format_report(result))
     if args.out:

@@ -13,7 +13,7 @@ from typing import Any, Final, TextIO
 
 from ..scoring import CATEGORIES
 from ..tiles import Mode
-from .stats import RATING_ANCHOR
+from .stats import RATING_ANCHOR, wilson_interval
 from .tournament import CSV_FIELDS, PLOT_HINT, ArenaError, TournamentResult, _import_optional
 
 # --------------------------------------------------------------------------- output
@@ -98,8 +98,7 @@ def plot_scores(result: TournamentResult, path: str) -> None:
         ax_hist.legend()
         t = result.template
         fig.suptitle(
-            f"{t.mode.value.capitalize()}, {t.players} players, {len(result.games)} games "
-            f"(seeds {result.seed}-{result.seed + len(result.games) - 1})"
+            f"{t.mode.value.capitalize()}, {t.players} players, {len(result.games)} games ({_seeds(result)})"
         )
         fig.tight_layout()
         try:
@@ -200,6 +199,13 @@ def _table(rows: list[list[str]], right: set[int]) -> str:
     return "\n".join(lines)
 
 
+def _seeds(result: TournamentResult) -> str:
+    if result.round_robin:
+        last = result.seed + result.games_per_group - 1
+        return f"round robin: every group of {result.template.players} plays seeds {result.seed}-{last}"
+    return f"seeds {result.seed}-{result.seed + len(result.games) - 1}"
+
+
 def format_report(result: TournamentResult) -> str:
     """The results tables printed by ``quadropolis arena``."""
     t = result.template
@@ -210,7 +216,7 @@ def format_report(result: TournamentResult) -> str:
     ]
     head = (
         f"Arena: {t.mode.value}, {t.players} players, {g} game{'s' * (g != 1)} "
-        f"(seeds {result.seed}-{result.seed + g - 1}, seats rotated)"
+        f"({_seeds(result)}, seats rotated)"
         + (f", variants: {', '.join(variants)}" if variants else "")
         + f"; {result.backend} backend, {result.jobs} job{'s' * (result.jobs != 1)}, "
         f"{_seconds(result.elapsed)}"
@@ -237,9 +243,26 @@ def format_report(result: TournamentResult) -> str:
     for e in result.entrants:
         crow.append([e.label, *(f"{e.category_means[c]:.1f}" for c in cats)])
     categories = _table(crow, right=set(range(1, len(cats) + 1)))
+    pairs = f"{_head_to_head(result)}\n\n" if len(result.specs) > 2 else ""
     foot = (
         f"Mean winning score: {result.mean_winning_score:.1f} VP. Wins share ties (R13); "
         "95% CI: Wilson score interval; rating: Bradley-Terry fit of the pairwise results "
         f"within each game, Elo scale, mean {RATING_ANCHOR:g}; ms/move: mean thinking time per decision."
     )
-    return f"{head}\n\n{main}\n\n{categories}\n\n{foot}\n"
+    return f"{head}\n\n{main}\n\n{categories}\n\n{pairs}{foot}\n"
+
+
+def _head_to_head(result: TournamentResult) -> str:
+    """Each entrant's score against each other one (row against column), with its 95% CI."""
+    labels = result.labels
+    rows = [["row's score against column", *labels]]
+    for i, row in enumerate(result.head_to_head()):
+        cells = [labels[i]]
+        for j, (points, n) in enumerate(row):
+            if i == j or not n:
+                cells.append("-")
+                continue
+            lo, hi = wilson_interval(points, n)
+            cells.append(f"{points / n:.0%} ({lo:.0%}-{hi:.0%}) of {n}")
+        rows.append(cells)
+    return _table(rows, right=set(range(1, len(labels) + 1)))

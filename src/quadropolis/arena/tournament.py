@@ -8,10 +8,15 @@ saves it as JSON or CSV, plots score distributions and formats the table, and
 **Entrants and seats.** Entrants are the bot specs in the order given (``specs[i]`` is
 entrant ``i``). Game ``g`` (0-based) uses seed ``seed + g`` and seats entrant ``i`` in seat
 ``(i + g) mod N``, so over any multiple of N games every entrant sits in every seat equally
-often. Every game is played by :func:`quadropolis.bots.play_match` with fresh bots built
-by ``make_bot(spec, workers=1, trusted=True)`` (parallelism is across games), so any game is reproducible
-alone and the results do not depend on the backend or the number of jobs (only the
-measured thinking times do).
+often. In a **round robin** there are more entrants than seats: every group of N entrants
+(``itertools.combinations`` order) plays ``games`` games, its k-th game with seed
+``seed + k`` (every group sees the same layouts) and the group's i-th member in seat
+``(i + k) mod N`` (:func:`schedule`). Every game is played by
+:func:`quadropolis.bots.play_match` with fresh bots built by ``make_bot(spec, workers=1,
+trusted=True, time_caps=False)`` (parallelism is across games; a level's root-parallel trees
+are searched one after another, with the same moves as in two processes, and its time cap
+is dropped), so any game is reproducible alone and the results do not depend on the
+backend, the number of jobs or the load (only the measured thinking times do).
 
 **Backends.** ``"local"`` runs the games in a :class:`~concurrent.futures.ProcessPoolExecutor`
 of ``jobs`` processes (in-process when ``jobs == 1``); ``"ray"`` runs each game as a Ray task,
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
 import logging
 import math
 import os
@@ -45,12 +51,14 @@ __all__ = [
     "BACKENDS",
     "ArenaError",
     "EntrantStats",
+    "Fixture",
     "GameResult",
     "TournamentResult",
     "entrant_labels",
     "lineup",
     "play_game",
     "run_tournament",
+    "schedule",
 ]
 
 BACKENDS: Final = ("local", "ray")
@@ -61,6 +69,12 @@ RATING_METHOD: Final = (
     "Bradley-Terry maximum likelihood on the pairwise results of every game (R13 order; exact ties "
     "count half), one virtual draw between every pair of entrants as prior, Elo scale (400 log10), "
     f"mean {RATING_ANCHOR:g}"
+)
+
+SEATING: Final = "game g uses seed S+g; entrant i sits in seat (i+g) mod N"
+SEATING_ROUND_ROBIN: Final = (
+    "every group of N entrants (combinations order) plays G games; its game k uses seed S+k and "
+    "the group's i-th member sits in seat (i+k) mod N"
 )
 
 #: Progress callback: ``progress(games_done, games_total)``.
@@ -81,6 +95,33 @@ def lineup(entrants: int, game: int) -> tuple[int, ...]:
     if entrants < 1:
         raise ValueError("need at least one entrant")
     return tuple((seat - game) % entrants for seat in range(entrants))
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """Game ``game`` of a tournament: seed offset ``offset`` (the game's seed is the
+    tournament's plus it) and ``seats[seat]`` = the entrant sitting there."""
+
+    game: int
+    offset: int
+    seats: tuple[int, ...]
+
+
+def schedule(entrants: int, players: int, games: int, round_robin: bool = False) -> list[Fixture]:
+    """Every game of a tournament. Without ``round_robin`` the entrants are the players and
+    game ``g`` has offset ``g`` and :func:`lineup` ``(N, g)``. With it, every group of
+    ``players`` entrants plays ``games`` games: offsets ``0..games-1`` and the group's i-th
+    member in seat ``(i + k) mod players`` in its k-th game."""
+    if not round_robin:
+        return [Fixture(g, g, lineup(entrants, g)) for g in range(games)]
+    if entrants <= players:
+        raise ArenaError(f"a round robin needs more entrants than the {players} seats, got {entrants}")
+    fixtures: list[Fixture] = []
+    for group in itertools.combinations(range(entrants), players):
+        for k in range(games):
+            seats = tuple(group[i] for i in lineup(players, k))
+            fixtures.append(Fixture(len(fixtures), k, seats))
+    return fixtures
 
 
 def entrant_labels(specs: Sequence[str]) -> list[str]:
@@ -134,19 +175,23 @@ class GameResult:
         }
 
 
-def play_game(template: GameConfig, specs: Sequence[str], seed: int, game: int) -> GameResult:
-    """Play game ``game`` of a tournament (seed ``seed + game``, seats rotated by
-    :func:`lineup`) with fresh bots. A pure function of its arguments, apart from timings."""
-    n = len(specs)
-    seats = lineup(n, game)
+def play_game(
+    template: GameConfig, specs: Sequence[str], seed: int, game: int, fixture: Fixture | None = None
+) -> GameResult:
+    """Play game ``game`` of a tournament with fresh bots: by default seed ``seed + game``
+    and seats rotated by :func:`lineup`; a ``fixture`` (:func:`schedule`) gives both instead.
+    A pure function of its arguments, apart from timings."""
+    if fixture is None:
+        fixture = Fixture(game, game, lineup(len(specs), game))
+    seats = fixture.seats
     bots_specs = tuple(specs[e].strip() for e in seats)
-    config = dataclasses.replace(template, seed=seed + game)
-    bots = [make_bot(s, workers=1, trusted=True) for s in bots_specs]
+    config = dataclasses.replace(template, seed=seed + fixture.offset)
+    bots = [make_bot(s, workers=1, trusted=True, time_caps=False) for s in bots_specs]
     m = play_match(config, bots)
     out = m.outcome
     record = GameRecord.of_game(config, m.moves, m.final, seats=bots_specs, result_of=out).to_json()
     return GameResult(
-        game=game,
+        game=fixture.game,
         seed=config.seed,
         entrants=seats,
         bots=bots_specs,
@@ -161,8 +206,9 @@ def play_game(template: GameConfig, specs: Sequence[str], seed: int, game: int) 
     )
 
 
-def _play_job(args: tuple[GameConfig, tuple[str, ...], int, int]) -> GameResult:
-    return play_game(*args)
+def _play_job(args: tuple[GameConfig, tuple[str, ...], int, Fixture]) -> GameResult:
+    template, specs, seed, fixture = args
+    return play_game(template, specs, seed, fixture.game, fixture)
 
 
 def _ignore_sigint() -> None:  # pragma: no cover - runs in worker processes
@@ -215,11 +261,15 @@ class EntrantStats:
 def _entrant_stats(specs: Sequence[str], games: Sequence[GameResult]) -> list[EntrantStats]:
     n = len(specs)
     labels = entrant_labels(specs)
-    pairs = [r for g in games for r in pairwise_results(g.entrants, [g.rank_key(s) for s in range(n)])]
+    pairs = [
+        r
+        for g in games
+        for r in pairwise_results(g.entrants, [g.rank_key(s) for s in range(len(g.entrants))])
+    ]
     ratings = bradley_terry(n, pairs)
     stats: list[EntrantStats] = []
     for e in range(n):
-        seats = [(g, g.seat_of(e)) for g in games]
+        seats = [(g, g.seat_of(e)) for g in games if e in g.entrants]
         wins = math.fsum(1 / len(g.winners) for g, s in seats if s in g.winners)
         scores = [float(g.scores[s]) for g, s in seats]
         mean, sd = mean_sd(scores)
@@ -260,6 +310,8 @@ class TournamentResult:
     backend: str
     jobs: int
     elapsed: float
+    round_robin: bool = False
+    games_per_group: int = 0
 
     @property
     def labels(self) -> list[str]:
@@ -269,8 +321,22 @@ class TournamentResult:
     def mean_winning_score(self) -> float:
         return math.fsum(max(g.scores) for g in self.games) / len(self.games) if self.games else 0.0
 
+    def head_to_head(self) -> list[list[tuple[float, int]]]:
+        """``[i][j]`` = (points of entrant i against j, encounters): over every game where
+        both played, 1 when i ranked above j (R13), 1/2 for an exact tie."""
+        n = len(self.specs)
+        table = [[(0.0, 0) for _ in range(n)] for _ in range(n)]
+        for g in self.games:
+            for a, b, score in pairwise_results(g.entrants, [g.rank_key(s) for s in range(len(g.entrants))]):
+                pa, na = table[a][b]
+                pb, nb = table[b][a]
+                table[a][b] = (pa + score, na + 1)
+                table[b][a] = (pb + 1.0 - score, nb + 1)
+        return table
+
     def summary_json(self) -> dict[str, Any]:
         return {
+            "head_to_head": [[{"points": p, "encounters": k} for p, k in row] for row in self.head_to_head()],
             "entrants": [e.to_json() for e in self.entrants],
             "mean_winning_score": self.mean_winning_score,
             "rating_method": RATING_METHOD,
@@ -290,7 +356,9 @@ class TournamentResult:
                 "games": len(self.games),
                 "entrants": list(self.specs),
                 "labels": self.labels,
-                "seating": "game g uses seed S+g; entrant i sits in seat (i+g) mod N",
+                "seating": SEATING_ROUND_ROBIN if self.round_robin else SEATING,
+                "round_robin": self.round_robin,
+                "games_per_group": self.games_per_group if self.round_robin else len(self.games),
             },
             "games": [g.to_json() for g in self.games],
             "summary": self.summary_json(),
@@ -345,8 +413,15 @@ def _import_optional(module: str, hint: str, what: str) -> Any:
         raise ArenaError(f"{what} needs {module.split('.')[0]}, which is not installed: {hint}") from None
 
 
-def _check(template: GameConfig, specs: Sequence[str], games: int, jobs: int, backend: str) -> None:
-    if len(specs) != template.players:
+def _check(
+    template: GameConfig, specs: Sequence[str], games: int, jobs: int, backend: str, round_robin: bool
+) -> None:
+    if round_robin and len(specs) <= template.players:
+        raise ArenaError(
+            f"a round robin of {template.players}-player games needs more than {template.players} "
+            f"--bot options, got {len(specs)}"
+        )
+    if not round_robin and len(specs) != template.players:
         raise ArenaError(
             f"{template.players} players need {template.players} --bot options, got {len(specs)}"
         )
@@ -361,26 +436,32 @@ def _check(template: GameConfig, specs: Sequence[str], games: int, jobs: int, ba
 
 
 def _run_local(
-    template: GameConfig, specs: tuple[str, ...], games: int, seed: int, jobs: int, progress: Progress | None
+    template: GameConfig,
+    specs: tuple[str, ...],
+    fixtures: list[Fixture],
+    seed: int,
+    jobs: int,
+    progress: Progress | None,
 ) -> list[GameResult]:
     results: list[GameResult] = []
+    total = len(fixtures)
     if jobs == 1:
-        for g in range(games):
-            results.append(play_game(template, specs, seed, g))
+        for f in fixtures:
+            results.append(play_game(template, specs, seed, f.game, f))
             if progress is not None:
-                progress(len(results), games)
+                progress(len(results), total)
         return results
-    pool = ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_ignore_sigint)
     try:
         pending: set[Future[GameResult]] = {
-            pool.submit(_play_job, (template, specs, seed, g)) for g in range(games)
+            pool.submit(_play_job, (template, specs, seed, f)) for f in fixtures
         }
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in done:
-                results.append(f.result())
+            for fut in done:
+                results.append(fut.result())
             if progress is not None:
-                progress(len(results), games)
+                progress(len(results), total)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     return results
@@ -389,7 +470,7 @@ def _run_local(
 def _run_ray(
     template: GameConfig,
     specs: tuple[str, ...],
-    games: int,
+    fixtures: list[Fixture],
     seed: int,
     jobs: int,
     progress: Progress | None,
@@ -411,7 +492,7 @@ def _run_ray(
         started = True
     try:
         task = ray.remote(num_cpus=1)(play_game)
-        refs = [task.remote(template, specs, seed, g) for g in range(games)]
+        refs = [task.remote(template, specs, seed, f.game, f) for f in fixtures]
         results: list[GameResult] = []
         pending = list(refs)
         while pending:
@@ -425,7 +506,7 @@ def _run_ray(
                         raise cause from None
                     raise
             if progress is not None:
-                progress(len(results), games)
+                progress(len(results), len(fixtures))
         return results
     finally:
         if started:
@@ -442,24 +523,28 @@ def run_tournament(
     progress: Progress | None = None,
     *,
     ray_address: str | None = None,
+    round_robin: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games between the bots ``specs`` (one per seat of
     ``config_template``, whose seed is ignored): game ``g`` uses seed ``seed + g`` and the
-    lineup :func:`lineup` ``(N, g)``. ``jobs`` (default: the number of CPUs) games run at a
-    time on ``backend`` (``"local"`` or ``"ray"``); ``progress(done, total)`` is called as
-    games finish. Raises :class:`ArenaError` (or :class:`ConfigError` for a bad bot spec)."""
+    lineup :func:`lineup` ``(N, g)``. With ``round_robin``, ``specs`` has more entrants than
+    seats and every group of them plays ``games`` games (:func:`schedule`). ``jobs``
+    (default: the number of CPUs) games run at a time on ``backend`` (``"local"`` or
+    ``"ray"``); ``progress(done, total)`` is called as games finish. Raises
+    :class:`ArenaError` (or :class:`ConfigError` for a bad bot spec)."""
     jobs = (os.cpu_count() or 1) if jobs is None else jobs
     specs = tuple(s.strip() for s in specs)
-    _check(config_template, specs, games, jobs, backend)
+    _check(config_template, specs, games, jobs, backend, round_robin)
     if ray_address is not None and backend != "ray":
         raise ArenaError("a Ray address needs the ray backend")
+    fixtures = schedule(len(specs), config_template.players, games, round_robin)
     start = time.perf_counter()
     if progress is not None:
-        progress(0, games)
+        progress(0, len(fixtures))
     if backend == "ray":
-        played = _run_ray(config_template, specs, games, seed, jobs, progress, ray_address)
+        played = _run_ray(config_template, specs, fixtures, seed, jobs, progress, ray_address)
     else:
-        played = _run_local(config_template, specs, games, seed, jobs, progress)
+        played = _run_local(config_template, specs, fixtures, seed, jobs, progress)
     elapsed = time.perf_counter() - start
     played.sort(key=lambda r: r.game)
     return TournamentResult(
@@ -471,4 +556,6 @@ def run_tournament(
         backend=backend,
         jobs=jobs,
         elapsed=elapsed,
+        round_robin=round_robin,
+        games_per_group=games,
     )

@@ -1,17 +1,18 @@
 """Bots: ``random``, ``greedy``, the search bot ``mcts`` and the difficulty levels ``easy``,
-``medium`` and ``hard``.
+``medium``, ``hard`` and ``expert`` (defined in :mod:`quadropolis.bots.levels`).
 
 Every bot implements :class:`Bot` (``choose(observation, rng) -> Move``) and only ever sees
 an observation with the seed hidden (:func:`observe`). Build one from a spec with
 :func:`make_bot`: a name, optionally with options, e.g. ``"hard"``, ``"greedy"``,
 ``"mcts:iterations=2000,workers=2"``, ``"mcts:seconds=0.5"``.
 
-Options of ``mcts``, ``medium`` and ``hard``: ``iterations`` (per take; a build gets about a
-third), ``seconds``, ``workers`` (search processes), the exploration constant ``c``,
-progressive widening ``pw_c`` and ``pw_alpha``, ``horizon`` (rollout actions per player before
-the leaf is scored; 0 plays to the end; default by mode, see
-:data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and ``credit`` (VP per unused resource at a
-truncated leaf)."""
+Options of ``mcts`` and the search levels (which they override): ``iterations`` (per take;
+a build gets about a third), ``seconds``, ``trees`` (root-parallel trees sharing the
+budget), ``workers`` (processes searching them; alone, ``workers=N`` also means ``N``
+trees), the exploration constant ``c``, progressive widening ``pw_c`` and ``pw_alpha``,
+``horizon`` (rollout actions per player before the leaf is scored; 0 plays to the end;
+for plain ``mcts`` by mode, see :data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and
+``credit`` (VP per unused resource at a truncated leaf)."""
 
 from __future__ import annotations
 
@@ -20,34 +21,28 @@ from collections.abc import Callable
 from typing import Final
 
 from ..errors import ConfigError, quote
-from ..tiles import Mode
 from .analysis import Analysis, Candidate, analyse, analysis_seed
 from .base import Bot, determinize, observe
+from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS, SearchLevel
 from .match import BotError, MatchResult, bot_rng, play_match
-from .mcts import DEFAULT_HORIZON, MCTSBot, search
+from .mcts import MCTSBot, search
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
-_LOOKAHEAD: Final = (
-    f"rollouts to the end (Classic) or {DEFAULT_HORIZON[Mode.EXPERT]} actions per player, "
-    "then exact scoring (Expert)"
-)
-#: What each difficulty level is (shown by ``--help`` and the README).
-LEVELS: Final[dict[str, str]] = {
-    "easy": "greedy, but a random legal move 35% of the time (instant)",
-    "medium": f"MCTS with 150 iterations per take (a third of that per build), one process; {_LOOKAHEAD}",
-    "hard": (
-        "MCTS with 600 iterations per take (a third of that per build), root-parallel over 2 processes; "
-        + _LOOKAHEAD
-    ),
-}
-
 BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
+#: Iterations per take of a plain ``mcts`` spec.
+MCTS_ITERATIONS: Final = 1000
 
 
 #: Budgets an untrusted spec (from a saved record, a network client...) may ask for: beyond
 #: these a bot could hang the process that loads it. ``make_bot(spec, trusted=True)`` lifts
 #: them, for specs the user typed on the command line.
-BUDGET_CAPS: Final[dict[str, float]] = {"iterations": 20_000, "seconds": 10.0, "workers": 8, "horizon": 40}
+BUDGET_CAPS: Final[dict[str, float]] = {
+    "iterations": 20_000,
+    "seconds": 10.0,
+    "workers": 8,
+    "trees": 8,
+    "horizon": 40,
+}
 #: Bounds on the search's tuning options, trusted or not (beyond them the search's
 #: arithmetic overflows or its rewards stop meaning anything).
 TUNING_CAPS: Final[dict[str, float]] = {"c": 100.0, "pw_c": 100.0, "pw_alpha": 1.0, "credit": 100.0}
@@ -95,17 +90,66 @@ def _number(
     return v
 
 
-def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False) -> Bot:
+def _search_bot(
+    spec: str,
+    name: str,
+    rest: str,
+    opts: dict[str, str],
+    workers: int | None,
+    trusted: bool,
+    time_caps: bool,
+) -> MCTSBot:
+    """``mcts`` or a search level, with the spec's options (popped from ``opts``)."""
+    # plain "mcts": 1,000 iterations, one tree, the mode's default horizon, no time cap
+    level = SEARCH_LEVELS.get(name)
+
+    def budget(key: str, kind: Callable[[str], float], zero_ok: bool = False) -> float | None:
+        return _number(spec, opts, key, kind, zero_ok, cap=BUDGET_CAPS[key], trusted=trusted)
+
+    iterations = budget("iterations", int)
+    seconds = budget("seconds", float)
+    w = budget("workers", int)
+    t = budget("trees", int)
+    if iterations is None and seconds is None:
+        iterations = level.iterations if level else MCTS_ITERATIONS
+        if time_caps and level:
+            seconds = level.seconds
+    # "workers=N" alone keeps its old meaning: N trees in N processes.
+    trees = int(t) if t is not None else int(w) if w is not None else level.trees if level else 1
+    own_workers = int(w) if w is not None else level.workers if level else 1
+    n_workers = workers if workers is not None else own_workers
+    tuning: dict[str, float | None] = {
+        k: _number(spec, opts, k, float, zero_ok=k == "credit")
+        for k in ("c", "pw_c", "pw_alpha", "credit")
+        if k in opts
+    }
+    horizon = budget("horizon", int, zero_ok=True)
+    if horizon is None and level:
+        horizon = level.horizon
+    return MCTSBot(
+        iterations=None if iterations is None else int(iterations),
+        seconds=seconds,
+        workers=n_workers,
+        trees=trees,
+        name=spec.strip() if rest else name,
+        horizon=None if horizon is None else int(horizon),
+        **{k: v for k, v in tuning.items() if v is not None},
+    )
+
+
+def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False, time_caps: bool = True) -> Bot:
     """A bot from its spec (see the module docstring). ``workers`` overrides the number of
     search processes of MCTS-based bots (the arena runs games in parallel instead, so it
-    passes 1). Raises :class:`ConfigError` for an unknown name or option.
+    passes 1; the moves do not change, see :mod:`~quadropolis.bots.mcts`). Raises
+    :class:`ConfigError` for an unknown name or option.
 
-    Specs are untrusted by default: ``iterations``, ``seconds``, ``workers`` and ``horizon``
-    are capped by :data:`BUDGET_CAPS` (20,000 iterations, 10 seconds, 8 workers, 40 actions
-    per player) so that a saved game or a network client cannot make the bot hang the
-    process. ``trusted=True`` lifts these caps (for options the user typed on the command
-    line; never for records or network input). The tuning bounds :data:`TUNING_CAPS` always
-    hold."""
+    Specs are untrusted by default: ``iterations``, ``seconds``, ``workers``, ``trees`` and
+    ``horizon`` are capped by :data:`BUDGET_CAPS` (20,000 iterations, 10 seconds, 8
+    workers or trees, 40 actions per player) so that a saved game or a network client cannot
+    make the bot hang the process. ``trusted=True`` lifts these caps (for options the user
+    typed on the command line; never for records or network input). The tuning bounds
+    :data:`TUNING_CAPS` always hold. ``time_caps=False`` drops a level's time cap (not a
+    ``seconds`` the spec gives), so the level depends only on the seed (the arena)."""
     if not isinstance(spec, str):
         raise ConfigError(f"a bot spec must be text, got {quote(spec)}")
     if len(spec) > SPEC_MAX_CHARS:
@@ -119,33 +163,9 @@ def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False) ->
     elif name == "greedy":
         bot = GreedyBot()
     elif name == "easy":
-        bot = EpsilonGreedyBot(0.35, name="easy")
-    elif name in ("mcts", "medium", "hard"):
-        defaults = {"mcts": (1000, 1), "medium": (150, 1), "hard": (600, 2)}[name]
-
-        def budget(key: str, kind: Callable[[str], float], zero_ok: bool = False) -> float | None:
-            return _number(spec, opts, key, kind, zero_ok, cap=BUDGET_CAPS[key], trusted=trusted)
-
-        iterations = budget("iterations", int)
-        seconds = budget("seconds", float)
-        w = budget("workers", int)
-        if iterations is None and seconds is None:
-            iterations = defaults[0]
-        n_workers = workers if workers is not None else int(w) if w is not None else defaults[1]
-        tuning: dict[str, float | None] = {
-            k: _number(spec, opts, k, float, zero_ok=k == "credit")
-            for k in ("c", "pw_c", "pw_alpha", "credit")
-            if k in opts
-        }
-        horizon = budget("horizon", int, zero_ok=True)
-        bot = MCTSBot(
-            iterations=None if iterations is None else int(iterations),
-            seconds=seconds,
-            workers=n_workers,
-            name=spec.strip() if rest else name,
-            horizon=None if horizon is None else int(horizon),
-            **{k: v for k, v in tuning.items() if v is not None},
-        )
+        bot = EpsilonGreedyBot(EASY_EPSILON, name="easy")
+    elif name == "mcts" or name in SEARCH_LEVELS:
+        bot = _search_bot(spec, name, rest, opts, workers, trusted, time_caps)
     else:
         raise ConfigError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
     if opts:
@@ -156,7 +176,10 @@ def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False) ->
 __all__ = [
     "BOT_NAMES",
     "BUDGET_CAPS",
+    "EASY_EPSILON",
     "LEVELS",
+    "MCTS_ITERATIONS",
+    "SEARCH_LEVELS",
     "Analysis",
     "Bot",
     "BotError",
@@ -166,6 +189,7 @@ __all__ = [
     "MCTSBot",
     "MatchResult",
     "RandomBot",
+    "SearchLevel",
     "analyse",
     "analysis_seed",
     "bot_rng",

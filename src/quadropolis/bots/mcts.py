@@ -21,9 +21,12 @@
   player 75%, 6 per player 77.5%, 12 per player 65%; 4-player against three ``greedy``, 24
   games: 3 per player 37.5%, 6 per player 41.7%.
   The reward mixes the win share with the score margin.
-* **Root parallelism.** With ``workers > 1`` independent trees (distinct seeds drawn from the
-  bot's RNG) run in separate processes and their root visit counts are summed. With an
-  iteration budget the result depends only on the state and the RNG, not on timing.
+* **Root parallelism.** With ``trees > 1`` independent trees (distinct seeds drawn from the
+  bot's RNG, the iteration budget shared equally) are searched and their root visit counts
+  summed; ``workers`` processes run them at once, or one process runs them one after
+  another. With an iteration budget the move depends only on the state, the RNG and
+  ``trees``, never on ``workers`` or timing: the arena and the server (one process) play
+  exactly the moves the terminal (two processes) plays.
 """
 
 from __future__ import annotations
@@ -198,7 +201,8 @@ def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, 
 
 class MCTSBot(Bot):
     """Determinised max^n MCTS. Give ``iterations`` (deterministic) or ``seconds`` per move
-    (or both: whichever ends first). ``workers`` > 1 runs root-parallel trees in processes.
+    (or both: whichever ends first). ``trees`` root-parallel trees share the budget;
+    ``workers`` > 1 searches them in that many processes at once (same moves, less waiting).
     ``horizon`` and ``credit``: the leaf evaluation (see :func:`search`; by default the
     mode's :data:`DEFAULT_HORIZON`)."""
 
@@ -214,12 +218,14 @@ class MCTSBot(Bot):
         place_fraction: float = 0.35,
         horizon: int | None = None,
         credit: float = DEFAULT_CREDIT,
+        trees: int | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
         self.iterations = iterations
         self.seconds = seconds
         self.workers = max(1, workers)
+        self.trees = max(1, trees if trees is not None else workers)
         self.params: dict[str, Any] = {
             "c": c,
             "pw_c": pw_c,
@@ -239,24 +245,34 @@ class MCTSBot(Bot):
         # finds it as reliably as the whole budget does for a take (about 40 options).
         fraction = self.place_fraction if state.phase == PLACE else 1.0
         iterations = None if self.iterations is None else max(1, round(self.iterations * fraction))
+        per = None if iterations is None else max(1, iterations // self.trees)
         seconds = None if self.seconds is None else self.seconds * fraction
-        deadline = time.perf_counter() + seconds if seconds is not None else None
-        seeds = [rng.getrandbits(62) for _ in range(self.workers)]
-        if self.workers == 1:
-            counts = search(state, seeds[0], iterations, deadline, **self.params)
-        else:
-            per = None if iterations is None else max(1, iterations // self.workers)
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(max_workers=min(self.workers, os.cpu_count() or 1))
-            jobs = [(state, s, per, deadline, self.params) for s in seeds]
-            counts = {}
-            for part in self._pool.map(_search_job, jobs):
-                for k, v in part.items():
-                    counts[k] = counts.get(k, 0) + v
+        seeds = [rng.getrandbits(62) for _ in range(self.trees)]
+        counts: dict[str, int] = {}
+        for part in self._search_trees(state, seeds, per, seconds):
+            for k, v in part.items():
+                counts[k] = counts.get(k, 0) + v
         # most visits; ties go to the earlier move in the legal order (deterministic)
         order = {str(m): i for i, m in enumerate(moves)}
         best = max(counts, key=lambda k: (counts[k], -order[k]))
         return Move.parse(best)
+
+    def _search_trees(
+        self, state: GameState, seeds: list[int], per: int | None, seconds: float | None
+    ) -> list[dict[str, int]]:
+        """Root visit counts of one tree per seed: in parallel processes when ``workers`` > 1
+        (each may use all of ``seconds``), else one after another (each its share of it)."""
+        start = time.perf_counter()
+        if self.workers == 1 or len(seeds) == 1:
+            share = None if seconds is None else seconds / len(seeds)
+            return [
+                search(state, s, per, None if share is None else start + share * (i + 1), **self.params)
+                for i, s in enumerate(seeds)
+            ]
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(seeds), os.cpu_count() or 1))
+        deadline = None if seconds is None else start + seconds
+        return list(self._pool.map(_search_job, [(state, s, per, deadline, self.params) for s in seeds]))
 
     def close(self) -> None:
         if self._pool is not None:

@@ -1,0 +1,64 @@
+"""The difficulty levels, defined in one place: what ``easy``, ``medium``, ``hard`` and
+``expert`` are, for the terminal game, the server, the browser's lobby and the arena.
+
+A search level is an iteration budget (deterministic: the same seed and moves give the same
+game on any machine) plus a time cap that only a slow machine reaches: on a machine like
+the reference one (2 cores) the budget ends well before the cap, so the level plays the same
+moves, at the same strength, as in the arena; on a much slower machine the cap keeps the
+wait bounded, at some cost in strength. The arena drops the caps (``time_caps=False`` in
+:func:`quadropolis.bots.make_bot`) so that its games are reproducible whatever the load.
+
+Root-parallel trees (``trees``) are part of a level: they are searched in two processes
+when a player waits for the move (terminal) and one after another in a single process
+(arena, server workers) -- the same moves either way (see :mod:`quadropolis.bots.mcts`).
+The strength and time figures behind these budgets are in the README ("Difficulty levels").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLevel:
+    """A search level's budget: ``iterations`` per take (a build or discard gets about a
+    third), shared by ``trees`` root-parallel trees searched by up to ``workers`` processes,
+    rollouts cut after ``horizon`` actions per player, at most ``seconds`` per decision."""
+
+    iterations: int
+    trees: int
+    workers: int
+    horizon: int
+    seconds: float
+
+
+#: ``easy``: how often it plays a uniformly random legal move instead of the greedy one.
+EASY_EPSILON: Final = 0.35
+
+#: The search levels' budgets.
+SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
+    "medium": SearchLevel(iterations=250, trees=1, workers=1, horizon=6, seconds=1.0),
+    "hard": SearchLevel(iterations=1200, trees=2, workers=2, horizon=6, seconds=1.0),
+    "expert": SearchLevel(iterations=6000, trees=2, workers=2, horizon=6, seconds=3.0),
+}
+
+
+def _describe(level: SearchLevel) -> str:
+    where = (
+        "one process" if level.workers == 1 else f"{level.trees} trees searched in {level.workers} processes"
+    )
+    return (
+        f"MCTS, {level.iterations:,} iterations per take (a third of that per build), {where}; "
+        f"rollouts of {level.horizon} actions per player, then exact scoring; "
+        f"at most {level.seconds:g} s per move"
+    )
+
+
+#: What each difficulty level is, weakest first (shown by ``--help``, the lobby and the README).
+LEVELS: Final[dict[str, str]] = {
+    "easy": f"greedy, but a random legal move {EASY_EPSILON:.0%} of the time (instant)",
+    **{name: _describe(level) for name, level in SEARCH_LEVELS.items()},
+}
+
+__all__ = ["EASY_EPSILON", "LEVELS", "SEARCH_LEVELS", "SearchLevel"]
