@@ -108,7 +108,8 @@ async function recordText(game: string): Promise<string> {
 }
 
 export const api = {
-  levels: () => request<Record<Level, string>>("GET", "/api/levels"),
+  /** Each bot level's name and what it is (`LevelDescriptions` in levels.ts reads it). */
+  levels: () => request<unknown>("GET", "/api/levels"),
   tiles: () => request<TileInfo[]>("GET", "/api/tiles"),
   games: (status: "waiting" | "playing" | "over", limit = 50) =>
     request<{ games: GameListEntry[] }>("GET", `/api/games?status=${status}&limit=${limit}`),

@@ -1,6 +1,6 @@
 // How each seat is told apart: a colour from the Okabe-Ito palette (safe for the common
 // colour-vision deficiencies), a shape and a letter, so colour is never the only cue.
-import type { Seat } from "./types";
+import { LEVELS, type Seat } from "./types";
 
 export const SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"] as const;
 export const SEAT_INK = ["#ffffff", "#1a1a1a", "#ffffff", "#1a1a1a"] as const;
@@ -8,13 +8,17 @@ export const SEAT_SHAPES = ["circle", "square", "triangle", "diamond"] as const;
 export const SEAT_SHAPE_WORDS = ["circle", "square", "triangle", "diamond"] as const;
 export const SEAT_LETTERS = ["A", "B", "C", "D"] as const;
 
-export const LEVEL_NAMES: Record<string, string> = { easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+export function capitalised(word: string): string {
+  return word ? word[0]!.toUpperCase() + word.slice(1) : "";
+}
+
+/** "Easy bot", "Medium bot"…: a level the client does not know reads as "Bot". */
+export const LEVEL_NAMES: Readonly<Record<string, string>> = Object.fromEntries(LEVELS.map((l) => [l, `${capitalised(l)} bot`]));
 
 export function seatName(seat: Seat | undefined, index: number): string {
   if (!seat) return `Player ${index + 1}`;
   if (seat.kind === "bot") {
-    const level = seat.level ? seat.level[0]!.toUpperCase() + seat.level.slice(1) : "";
-    return `${level} bot ${SEAT_LETTERS[index] ?? index + 1}`.trim();
+    return `${capitalised(seat.level ?? "")} bot ${SEAT_LETTERS[index] ?? index + 1}`.trim();
   }
   if (seat.open) return `Open seat ${index + 1}`;
   return seat.name?.trim() || `Player ${index + 1}`;

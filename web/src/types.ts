@@ -2,7 +2,18 @@
 // are not served yet: the client shows them when present and degrades without them.
 
 export type Mode = "classic" | "expert";
-export type Level = "easy" | "medium" | "hard";
+/**
+ * The bot levels, weakest first: the names of the server's `quadropolis.bots.LEVELS` (served
+ * with what each is at GET /api/levels), in the same order. The only list of levels in the
+ * client: the lobby's choices and the `Level` type derive from it, and
+ * tests/test_web_levels.py checks it against the Python list.
+ */
+export const LEVELS = ["easy", "medium", "hard", "expert"] as const;
+export type Level = (typeof LEVELS)[number];
+
+export function isLevel(value: string): value is Level {
+  return (LEVELS as readonly string[]).includes(value);
+}
 export type Status = "waiting" | "playing" | "over";
 export type Phase = "take" | "place" | "over";
 export type BuildingType =

@@ -2,29 +2,64 @@
 // standing in for players who leave), games waiting for players, running games to watch,
 // finished games to replay, and this browser's own games.
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, type CreateSpec } from "../api";
+import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
+import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
 import { absolute, gameUrl, navigate, replayUrl } from "../route";
-import { seatName, SEAT_SHAPE_WORDS } from "../seats";
+import { capitalised, seatName, SEAT_SHAPE_WORDS } from "../seats";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
-import type { Created, GameListEntry, Level, Mode } from "../types";
+import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
 import { CopyButton } from "./CopyButton";
 import { linkTo } from "./GamePage";
 import { BuildingIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 
-type SeatChoice = "you" | "hotseat" | "invite" | Level;
+export type SeatChoice = "you" | "hotseat" | "invite" | Level;
 
-const SEAT_OPTIONS: { value: SeatChoice; label: string }[] = [
+export const SEAT_OPTIONS: readonly { value: SeatChoice; label: string }[] = [
   { value: "you", label: "You" },
   { value: "hotseat", label: "Human, on this device" },
   { value: "invite", label: "Human, invited by link" },
-  { value: "easy", label: "Bot: easy" },
-  { value: "medium", label: "Bot: medium" },
-  { value: "hard", label: "Bot: hard" },
+  ...LEVELS.map((level) => ({ value: level, label: `Bot: ${level}` })),
 ];
+
+/** What the server is asked for a seat: a bot of the chosen level, or a human. */
+export function seatSpec(choice: SeatChoice): SeatSpec {
+  return isLevel(choice) ? { type: "bot", level: choice } : { type: "human" };
+}
+
+/** The server's description of each level, asked once (none while it loads or if it fails). */
+function useLevelDescriptions(): LevelDescriptions {
+  const [descriptions, setDescriptions] = useState<LevelDescriptions>({});
+  useEffect(() => {
+    let live = true;
+    void loadLevelDescriptions().then((d) => {
+      if (live) setDescriptions(d);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return descriptions;
+}
+
+const levelHintId = (level: Level) => `level-hint-${level}`;
+
+/** The `<option>`s of a bot level select, weakest first. */
+export function LevelOptions() {
+  return (
+    <>
+      {LEVELS.map((l) => (
+        <option key={l} value={l}>
+          {l}
+        </option>
+      ))}
+    </>
+  );
+}
 
 export function Lobby() {
   const [created, setCreated] = useState<Created | null>(null);
+  const levels = useLevelDescriptions();
   return (
     <main class="lobby" id="main">
       <section class="hero">
@@ -41,7 +76,7 @@ export function Lobby() {
         </div>
       </section>
       <div class="lobby-grid">
-        {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} />}
+        {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} levels={levels} />}
         <div class="lobby-lists">
           <YourGames />
           <GameList status="waiting" title="Games waiting for players" empty="No game is waiting for players right now: create one!" />
@@ -60,7 +95,7 @@ export function Lobby() {
   );
 }
 
-function NewGame({ onCreated }: { onCreated: (c: Created) => void }) {
+export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) => void; levels?: LevelDescriptions }) {
   const [mode, setMode] = useState<Mode>("classic");
   const [players, setPlayers] = useState(2);
   const [seats, setSeats] = useState<SeatChoice[]>(["you", "medium", "medium", "medium"]);
@@ -76,6 +111,9 @@ function NewGame({ onCreated }: { onCreated: (c: Created) => void }) {
 
   const active = seats.slice(0, players);
   const hasInvite = active.includes("invite");
+  // The levels of the bot seats, weakest first, each described once under the seats.
+  const described = LEVELS.filter((l) => active.includes(l) && levels[l]);
+  const takeoverHint = levels[takeoverLevel];
 
   const setSeat = (i: number, v: SeatChoice) => {
     setSeats((s) => {
@@ -97,7 +135,7 @@ function NewGame({ onCreated }: { onCreated: (c: Created) => void }) {
       mode,
       players,
       name: clean,
-      seats: active.map((s) => (s === "easy" || s === "medium" || s === "hard" ? { type: "bot", level: s } : { type: "human" })),
+      seats: active.map(seatSpec),
       take: active.map((s, i) => (s === "you" || s === "hotseat" ? i : -1)).filter((i) => i >= 0),
       public: isPublic,
       variants: { urbanist_blocks: square ? "square" : "lines", all_parks_absorb: allParks },
@@ -151,22 +189,41 @@ function NewGame({ onCreated }: { onCreated: (c: Created) => void }) {
       </label>
       <fieldset class="seats-choice">
         <legend>Seats</legend>
-        {active.map((s, i) => (
-          <div class="seat-row" key={i}>
-            <SeatMark seat={i} size={24} title={`Seat ${i + 1} (${SEAT_SHAPE_WORDS[i]})`} />
-            <label>
-              <span class="sr-only">Seat {i + 1}</span>
-              <select value={s} onChange={(e) => setSeat(i, (e.target as HTMLSelectElement).value as SeatChoice)} data-testid={`seat-${i}`}>
-                {SEAT_OPTIONS.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {i === 0 && <span class="muted small">plays first</span>}
-          </div>
-        ))}
+        {active.map((s, i) => {
+          const level = isLevel(s) ? s : null;
+          const hint = level ? levels[level] : undefined;
+          return (
+            <div class="seat-row" key={i}>
+              <SeatMark seat={i} size={24} title={`Seat ${i + 1} (${SEAT_SHAPE_WORDS[i]})`} />
+              <label>
+                <span class="sr-only">Seat {i + 1}</span>
+                <select
+                  value={s}
+                  onChange={(e) => setSeat(i, (e.target as HTMLSelectElement).value as SeatChoice)}
+                  data-testid={`seat-${i}`}
+                  title={hint}
+                  aria-describedby={level && hint ? levelHintId(level) : undefined}
+                >
+                  {SEAT_OPTIONS.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {i === 0 && <span class="muted small">plays first</span>}
+            </div>
+          );
+        })}
+        {described.length > 0 && (
+          <ul class="level-hints muted small" data-testid="level-hints">
+            {described.map((l) => (
+              <li key={l} id={levelHintId(l)}>
+                <b>{capitalised(l)} bot</b>: {levels[l]}
+              </li>
+            ))}
+          </ul>
+        )}
       </fieldset>
       <details class="more-options">
         <summary>Variants and options</summary>
@@ -208,13 +265,22 @@ function NewGame({ onCreated }: { onCreated: (c: Created) => void }) {
             </label>
             <label>
               bot level
-              <select value={takeoverLevel} onChange={(e) => setTakeoverLevel((e.target as HTMLSelectElement).value as Level)}>
-                <option value="easy">easy</option>
-                <option value="medium">medium</option>
-                <option value="hard">hard</option>
+              <select
+                value={takeoverLevel}
+                onChange={(e) => setTakeoverLevel((e.target as HTMLSelectElement).value as Level)}
+                data-testid="takeover-level"
+                title={takeoverHint}
+                aria-describedby={takeoverHint ? "takeover-level-hint" : undefined}
+              >
+                <LevelOptions />
               </select>
             </label>
           </div>
+        )}
+        {takeover && takeoverHint && (
+          <p class="level-hint muted small" id="takeover-level-hint">
+            <b>{capitalised(takeoverLevel)} bot</b>: {takeoverHint}
+          </p>
         )}
       </details>
       {error && (
