@@ -34,8 +34,11 @@ from quadropolis.bots import (
     play_match,
 )
 from quadropolis.bots.base import HIDDEN_SEED
-from quadropolis.bots.policy import ordered_moves
+from quadropolis.bots.mcts import greedy_prior
+from quadropolis.bots.policy import harbor_gain, office_gain, ordered_moves, placement_value
+from quadropolis.city import GEOMETRY
 from quadropolis.moves import Build, Take
+from quadropolis.scoring_tables import TABLES, office_vp, run_vp
 from quadropolis.site import DESIGNATED
 from quadropolis.state import OVER
 
@@ -150,6 +153,57 @@ def test_mcts_finds_the_winning_last_build() -> None:
     assert final.is_over
 
 
+def _office_total(city: list[Building | None]) -> int:
+    squares = [q for q, b in enumerate(city) if b is not None and b.type == BuildingType.OFFICE_TOWER]
+    floors = [city[q].floors for q in squares]  # type: ignore[union-attr]
+    return office_vp(squares, floors, GEOMETRY[Mode.EXPERT].neighbours)
+
+
+def test_office_gain_is_the_exact_change_of_the_office_score() -> None:
+    # R15: towers score by their floors on the row of their group's size (capped at 5). The
+    # search's prior must see that a tower joining a group raises every tower in it.
+    rng = random.Random(15)
+    geo = GEOMETRY[Mode.EXPERT]
+    office = BuildingType.OFFICE_TOWER
+    for _ in range(400):
+        city: list[Building | None] = [None] * geo.size
+        for q in rng.sample(range(geo.size), rng.randint(0, 12)):
+            kind = office if rng.random() < 0.6 else BuildingType.SHOP
+            city[q] = Building(kind, rng.randint(1, 4) if kind is office else 1)
+        q = rng.randrange(geo.size)
+        b = city[q]
+        if b is not None and (b.type is not office or b.floors == 5):
+            continue
+        after = list(city)
+        after[q] = Building(office, 1 if b is None else b.floors + 1)
+        assert office_gain(city, Mode.EXPERT, q) == _office_total(after) - _office_total(city)
+    # beside a group of four one-floor towers (3 VP each), a fifth makes five of 4 VP: +8
+    row = [Building(office, 1) for _ in range(4)]
+    city = [*row, None, *([None] * 15)]
+    assert office_gain(city, Mode.EXPERT, 4) == 8
+    assert placement_value(city, Mode.EXPERT, office, 4) > placement_value(city, Mode.EXPERT, office, 19)
+
+
+@pytest.mark.parametrize("mode", [Mode.CLASSIC, Mode.EXPERT])
+def test_harbor_gain_is_the_exact_change_of_the_runs_score(mode: Mode) -> None:
+    # R14: the longest horizontal run anywhere plus the longest vertical one.
+    rng = random.Random(14)
+    geo, tables = GEOMETRY[mode], TABLES[mode]
+
+    def runs(city: list[Building | None]) -> int:
+        mask = sum(1 << q for q, b in enumerate(city) if b is not None and b.type == BuildingType.HARBOR)
+        return run_vp(mask, tables.hvalid, geo.cols)
+
+    for _ in range(400):
+        city: list[Building | None] = [None] * geo.size
+        for q in rng.sample(range(geo.size), rng.randint(0, 10)):
+            city[q] = Building(BuildingType.HARBOR if rng.random() < 0.7 else BuildingType.SHOP, 1)
+        q = rng.choice([q for q, b in enumerate(city) if b is None])
+        after = list(city)
+        after[q] = Building(BuildingType.HARBOR, 1)
+        assert harbor_gain(city, mode, q) == runs(after) - runs(city)
+
+
 def test_ordered_moves_prunes_only_duplicates() -> None:
     s = game(Mode.CLASSIC, 4, seed=2)
     full = legal_moves(s)
@@ -234,6 +288,25 @@ def test_trees_give_the_same_moves_in_one_process_or_two(mode: Mode) -> None:
     assert a.moves == b.moves and a.outcome.totals == b.outcome.totals
     single = play_match(cfg, [MCTSBot(iterations=60, trees=1, horizon=4), make_bot("greedy")])
     assert single.moves != a.moves  # two trees of 30 are another bot than one of 60
+
+
+def test_greedy_prior_and_progressive_bias() -> None:
+    s = game(Mode.EXPERT, 2, seed=12)
+    rng = random.Random(12)
+    for _ in range(13):  # into round 2 with a few buildings in each city, a take to choose
+        s = apply(s, rng.choice(legal_moves(s)))
+    obs = observe(s)
+    prior = greedy_prior(obs)
+    assert set(prior) == set(legal_moves(s)) and max(prior.values()) == 0.0
+    best = {m for m, v in prior.items() if v == 0.0}
+    assert GreedyBot().choose(obs, random.Random(1)) in best
+    assert any(v < 0 for v in prior.values())
+    # A bias far above the rewards' scale makes a small search follow the prior.
+    biased = MCTSBot(iterations=40, bias=100.0, horizon=2)
+    assert biased.choose(obs, random.Random(2)) in best
+    assert make_bot("hard:bias=2").bias == 2.0  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="bias must be at most 100"):
+        make_bot("mcts:bias=101")
 
 
 def test_horizon_and_credit_options() -> None:

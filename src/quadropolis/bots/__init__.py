@@ -45,7 +45,13 @@ BUDGET_CAPS: Final[dict[str, float]] = {
 }
 #: Bounds on the search's tuning options, trusted or not (beyond them the search's
 #: arithmetic overflows or its rewards stop meaning anything).
-TUNING_CAPS: Final[dict[str, float]] = {"c": 100.0, "pw_c": 100.0, "pw_alpha": 1.0, "credit": 100.0}
+TUNING_CAPS: Final[dict[str, float]] = {
+    "c": 100.0,
+    "pw_c": 100.0,
+    "pw_alpha": 1.0,
+    "credit": 100.0,
+    "bias": 100.0,
+}
 #: Longest spec accepted (a real one is under 100 characters).
 SPEC_MAX_CHARS: Final = 200
 
@@ -119,8 +125,8 @@ def _search_bot(
     own_workers = int(w) if w is not None else level.workers if level else 1
     n_workers = workers if workers is not None else own_workers
     tuning: dict[str, float | None] = {
-        k: _number(spec, opts, k, float, zero_ok=k == "credit")
-        for k in ("c", "pw_c", "pw_alpha", "credit")
+        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias"))
+        for k in ("c", "pw_c", "pw_alpha", "credit", "bias")
         if k in opts
     }
     horizon = budget("horizon", int, zero_ok=True)

@@ -11,8 +11,16 @@
 * **Pruning and progressive widening.** Children come from
   :func:`~quadropolis.bots.policy.ordered_moves` (duplicates pruned, best-first by a cheap
   prior); a node with ``n`` visits may have ``ceil(pw_c * n ** pw_alpha)`` children.
-* **Rollouts** use :func:`~quadropolis.bots.policy.rollout_move`. In Classic they play to the
-  end of the game and are scored exactly. In Expert they stop after a *horizon* of a few
+* **Progressive bias at the root** (``bias`` > 0, the levels): every root move gets
+  ``greedy``'s value (the mover's projected final score after it, exact scoring, R12;
+  :func:`greedy_prior`), the root's children are ordered by it, and a move worse than the
+  best by ``d`` VP starts with a handicap ``bias * d / MARGIN_SCALE`` on its selection value
+  that fades as ``1 / (visits + 1)``: the search spends its few visits per take on the
+  moves the exact scorer likes (monuments by parks, harbor runs, office groups), unless
+  its rollouts show better.
+* **Rollouts** use :func:`~quadropolis.bots.policy.rollout_move`. By default in Classic
+  they play to the end of the game and are scored exactly (the levels cut them at a horizon
+  in both modes, see :mod:`quadropolis.bots.levels`). In Expert they stop after a *horizon* of a few
   actions per player and the leaf is evaluated with the exact scorer applied to every city
   as it stands (:func:`reward`): Expert games are a quarter longer, the cheap rollout policy
   misplays monuments, office towers and harbors, and a whole random future buries the
@@ -45,6 +53,7 @@ from ..state import OVER, PLACE, GameState
 from ..tiles import Mode
 from .base import Bot, determinize
 from .policy import ordered_moves, rollout_move
+from .simple import GreedyBot
 
 MARGIN_SCALE: Final = 15.0
 #: Rollout actions per player (takes and builds; a rollout is ``horizon * players`` actions)
@@ -109,12 +118,18 @@ def search(
     horizon: int | None = None,
     credit: float = DEFAULT_CREDIT,
     root_stats: dict[str, list[float]] | None = None,
+    root_prior: dict[Move, float] | None = None,
+    bias: float = 0.0,
 ) -> dict[str, int]:
     """Run one tree; returns visit counts of the root's children by move notation.
     ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
     game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`.
     ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum]``
-    for the player to move at the root (what the analysis shows); the search is the same."""
+    for the player to move at the root (what the analysis shows); the search is the same.
+    ``root_prior`` (a value in VP per root move, the best 0, the others below) orders the
+    root's children and, with ``bias`` > 0, adds the progressive bias
+    ``bias * prior / (MARGIN_SCALE * (visits + 1))`` to their selection value: a move the
+    prior finds worse needs evidence to be tried often, and the bias fades as it gets it."""
     rng = random.Random(seed)
     if horizon is None:
         horizon = DEFAULT_HORIZON[root_state.config.mode]
@@ -123,6 +138,11 @@ def search(
     rollout_steps = horizon * players if horizon > 0 else 1 << 30
     root = Node(root_state.current_player, players)
     root_round = root_state.round
+    bias_of = (
+        {m: bias * v / MARGIN_SCALE for m, v in root_prior.items()}
+        if root_prior is not None and bias > 0
+        else None
+    )
     done = 0
     clock = time.perf_counter
     while True:
@@ -144,6 +164,8 @@ def search(
         while s.phase != OVER and s.round == root_round:
             if node.moves is None:
                 node.moves = ordered_moves(s)
+                if node is root and root_prior is not None:
+                    node.moves.sort(key=lambda m: -root_prior.get(m, 0.0))  # stable: prior first
             allowed = min(len(node.moves), math.ceil(pw_c * (node.n + 1) ** pw_alpha))
             if len(node.children) < allowed:
                 m = node.moves[len(node.children)]
@@ -154,11 +176,14 @@ def search(
                 break
             p = node.player
             log_n = math.log(node.n + 1)
-            best_v = -1.0
+            best_v = -1e18
             best: tuple[Move, Node] = node.children[0]
+            biased = node is root and bias_of is not None
             for pair in node.children:
                 ch = pair[1]
                 v = ch.w[p] / ch.n + c * math.sqrt(log_n / ch.n) if ch.n else 1e9
+                if biased:
+                    v += bias_of[pair[0]] / (ch.n + 1)  # type: ignore[index]
                 if v > best_v:
                     best_v, best = v, pair
             apply_unchecked(s, best[0])
@@ -194,6 +219,15 @@ def _record_root(
     entry[2] += values[me]
 
 
+def greedy_prior(state: GameState) -> dict[Move, float]:
+    """Each legal move's projected final score of the mover's own city (exact optimal
+    scoring, R12; a take valued by the best build of what it takes: ``greedy``'s value),
+    minus the best one's: 0 for greedy's choices, negative for the others."""
+    scored = GreedyBot().values(state)
+    best = max(v[0] for v, _ in scored)
+    return {m: float(v[0] - best) for v, m in scored}
+
+
 def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, Any]]) -> dict[str, int]:
     state, seed, iterations, deadline, params = args
     return search(state, seed, iterations, deadline, **params)
@@ -219,6 +253,7 @@ class MCTSBot(Bot):
         horizon: int | None = None,
         credit: float = DEFAULT_CREDIT,
         trees: int | None = None,
+        bias: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
@@ -233,6 +268,7 @@ class MCTSBot(Bot):
             "horizon": horizon,
             "credit": credit,
         }
+        self.bias = bias
         self.name = name
         self.place_fraction = place_fraction
         self._pool: ProcessPoolExecutor | None = None
@@ -263,16 +299,19 @@ class MCTSBot(Bot):
         """Root visit counts of one tree per seed: in parallel processes when ``workers`` > 1
         (each may use all of ``seconds``), else one after another (each its share of it)."""
         start = time.perf_counter()
+        params = self.params
+        if self.bias > 0:
+            params = {**params, "root_prior": greedy_prior(state), "bias": self.bias}
         if self.workers == 1 or len(seeds) == 1:
             share = None if seconds is None else seconds / len(seeds)
             return [
-                search(state, s, per, None if share is None else start + share * (i + 1), **self.params)
+                search(state, s, per, None if share is None else start + share * (i + 1), **params)
                 for i, s in enumerate(seeds)
             ]
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(seeds), os.cpu_count() or 1))
         deadline = None if seconds is None else start + seconds
-        return list(self._pool.map(_search_job, [(state, s, per, deadline, self.params) for s in seeds]))
+        return list(self._pool.map(_search_job, [(state, s, per, deadline, params) for s in seeds]))
 
     def close(self) -> None:
         if self._pool is not None:

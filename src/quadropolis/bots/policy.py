@@ -14,6 +14,7 @@ from ..city import GEOMETRY, Building
 from ..moves import DISCARD, Build, Move, Take
 from ..rules import legal_moves
 from ..scoring import OFFICE_VP, TOWER_VP
+from ..scoring_tables import RUN_VP
 from ..site import DESIGNATED
 from ..state import PLACE, TAKE, GameState
 from ..tiles import TILES, Mode
@@ -23,7 +24,8 @@ _T, _S, _PS, _PK, _F, _H, _O, _M = BuildingType  # members in declaration order
 _TILE_TYPE: Final = tuple(t.kind.type for t in TILES)
 _TILE_GAIN: Final = tuple(t.kind.inhabitants + t.kind.energy for t in TILES)
 _TOWER_VP: Final = TOWER_VP
-_OFFICE_VP: Final = OFFICE_VP[1]  # a lone office tower, by floors
+_OFFICE_ROW: Final = OFFICE_VP  # [group size, capped at 5][floors] (R15)
+_RUN_VP: Final = RUN_VP  # harbor run length -> VP (R14)
 # SYNERGY[a][b]: rough VP gained when a building of type a stands next to one of type b.
 _SYNERGY: Final = {
     _T: {_PK: 2},
@@ -31,23 +33,114 @@ _SYNERGY: Final = {
     _PS: {_M: 2},
     _PK: {_T: 2, _O: 2, _M: 5},
     _F: {_S: 2, _H: 3, _O: 4, _M: -5},
-    _H: {_H: 3, _F: 3, _M: -5},
-    _O: {_O: 2, _F: 4, _PK: 2},
+    _H: {_F: 3, _M: -5},  # and other harbors: harbor_gain
+    _O: {_F: 4, _PK: 2},  # and other office towers: office_gain
     _M: {_PK: 5, _S: 3, _PS: 2, _F: -5, _H: -5},
 }
 _SYN: Final = tuple(tuple(_SYNERGY[_B(a)].get(_B(b), 0) for b in range(8)) for a in range(8))
 
 
+def office_gain(city: list[Building | None], mode: Mode, q: int) -> int:
+    """Exact change of the office towers' VP (R15: each tower by its floors, on the row of
+    its group's size) when an office tower floor is built on square ``q``: a new tower there
+    joins every group it touches; a floor on a tower raises it within its group."""
+    neighbours = GEOMETRY[mode].neighbours
+    start = [q] if city[q] is not None else [n for n in neighbours[q] if _is_office(city[n])]
+    seen: set[int] = set()
+    old = 0
+    for root in start:  # each group touched, valued at its current size
+        if root in seen:
+            continue
+        group = _office_group(city, neighbours, root)
+        seen |= group
+        row = _OFFICE_ROW[min(len(group), 5)]
+        old += sum(row[_floors(city[t])] for t in group)
+    if city[q] is None:
+        row = _OFFICE_ROW[min(len(seen) + 1, 5)]
+        return row[1] + sum(row[_floors(city[t])] for t in seen) - old
+    row = _OFFICE_ROW[min(len(seen), 5)]
+    f = _floors(city[q])
+    return row[f + 1] - row[f]
+
+
+def _is_office(b: Building | None) -> bool:
+    return b is not None and b.type == _O
+
+
+def _floors(b: Building | None) -> int:
+    return 0 if b is None else b.floors
+
+
+def _office_group(
+    city: list[Building | None], neighbours: tuple[tuple[int, ...], ...], root: int
+) -> set[int]:
+    group = {root}
+    todo = [root]
+    while todo:
+        for n in neighbours[todo.pop()]:
+            if n not in group and _is_office(city[n]):
+                group.add(n)
+                todo.append(n)
+    return group
+
+
+def harbor_gain(city: list[Building | None], mode: Mode, q: int) -> int:
+    """Exact change of the harbor runs' VP (R14: the longest horizontal run anywhere plus the
+    longest vertical one) when a harbor is built on the empty square ``q``."""
+    geo = GEOMETRY[mode]
+    cols, rows = geo.cols, geo.size // geo.cols
+    r, c = divmod(q, cols)
+
+    def run(step: int, length: int, first: int) -> int:  # the run of harbors through q
+        n = 1
+        for direction in (-1, 1):
+            i = first + direction
+            while 0 <= i < length and _is_harbor(city[(r * cols + i) if step == 1 else (i * cols + c)]):
+                n += 1
+                i += direction
+        return n
+
+    h_now = _longest(city, cols, rows, 1, cols)
+    v_now = _longest(city, rows, cols, cols, 1)
+    h_new = max(h_now, run(1, cols, c))
+    v_new = max(v_now, run(cols, rows, r))
+    return _RUN_VP[min(h_new, 5)] - _RUN_VP[min(h_now, 5)] + _RUN_VP[min(v_new, 5)] - _RUN_VP[min(v_now, 5)]
+
+
+def _is_harbor(b: Building | None) -> bool:
+    return b is not None and b.type == _H
+
+
+def _longest(city: list[Building | None], length: int, lines: int, step: int, line_step: int) -> int:
+    """Longest run of harbors along lines of ``length`` squares (``step`` apart), the lines
+    starting ``line_step`` apart."""
+    best = 0
+    for line in range(lines):
+        n = 0
+        for k in range(length):
+            n = n + 1 if _is_harbor(city[line * line_step + k * step]) else 0
+            best = max(best, n)
+    return best
+
+
 def placement_value(city: list[Building | None], mode: Mode, btype: int, q: int) -> float:
-    """Rough VP of putting a building of type ``btype`` on square ``q`` of ``city``."""
+    """Rough VP of putting a building of type ``btype`` on square ``q`` of ``city``. An
+        office tower is valued by its exact gain to the office towers' score (:func:`office_gain`,
+        R15), a harbor by its exact gain to the runs' score (:func:`harbor_gain`, R14), each plus
+    its other neighbours' synergy."""
     geo = GEOMETRY[mode]
     below = city[q]
     if below is not None:  # a stack: the floor increment is the gain
+        if btype == _O:
+            return office_gain(city, mode, q) + 0.5
         f = below.floors
-        table = _TOWER_VP if btype == _T else _OFFICE_VP
-        return table[f + 1] - table[f] + 0.5
+        return _TOWER_VP[f + 1] - _TOWER_VP[f] + 0.5
     syn = _SYN[btype]
     v = 1.0 if btype in (_T, _S, _PK, _H, _O) else 0.5
+    if btype == _O:
+        v += office_gain(city, mode, q)
+    elif btype == _H:
+        v += harbor_gain(city, mode, q)
     for n in geo.neighbours[q]:
         b = city[n]
         if b is not None:

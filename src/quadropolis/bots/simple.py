@@ -38,27 +38,33 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, state: GameState, rng: random.Random) -> Move:
-        player = state.current_player
-        moves = legal_moves(state)
-        if state.phase == PLACE:
-            scored = [(self._after(state, m, player), m) for m in moves]
-        else:
-            cache: dict[tuple[int, int], tuple[int, ...]] = {}
-            scored = []
-            for m in moves:
-                assert isinstance(m, Take)
-                q = DESIGNATED[m.slot][m.architect]
-                tid = state.site[q]
-                taken = -1 if tid < 0 or state.face_down >> q & 1 else tid
-                key = (taken, m.architect)
-                value = cache.get(key)
-                if value is None:
-                    value = self._take_value(state, m, player)
-                    cache[key] = value
-                scored.append((value, m))
+        scored = self.values(state)
         best = max(v for v, _ in scored)
         ties = [m for v, m in scored if v == best]
         return ties[int(rng.random() * len(ties))]
+
+    def values(self, state: GameState) -> list[tuple[tuple[int, ...], Move]]:
+        """Every legal move with its value, best highest: first the projected final score of
+        the mover's own city after it (a take valued by the best build of what it takes),
+        then the tie-breakers (see the class docstring)."""
+        player = state.current_player
+        moves = legal_moves(state)
+        if state.phase == PLACE:
+            return [(self._after(state, m, player), m) for m in moves]
+        cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        scored: list[tuple[tuple[int, ...], Move]] = []
+        for m in moves:
+            assert isinstance(m, Take)
+            q = DESIGNATED[m.slot][m.architect]
+            tid = state.site[q]
+            taken = -1 if tid < 0 or state.face_down >> q & 1 else tid
+            key = (taken, m.architect)
+            value = cache.get(key)
+            if value is None:
+                value = self._take_value(state, m, player)
+                cache[key] = value
+            scored.append((value, m))
+        return scored
 
     def _after(self, state: GameState, move: Move, player: int) -> tuple[int, ...]:
         s = state.copy()
