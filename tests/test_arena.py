@@ -577,3 +577,63 @@ def test_progress_bar_wipes_a_longer_previous_line() -> None:
     _first, second, last = stream.getvalue().split("\r")[1:]
     assert len(last.rstrip("\n")) == len(second)
     assert last.rstrip("\n").rstrip() == "[##] 3/3 games  0s elapsed  ETA 0s"
+
+
+# --------------------------------------------------------------------------- --ratings
+
+
+def test_ratings_combine_saved_tournaments_on_one_scale(tmp_path: Path) -> None:
+    a, b, c = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    for path, bots in ((a, ("greedy", "random")), (b, ("easy", "greedy")), (c, ("random", "random"))):
+        status, _, err = _arena(
+            tmp_path, "--games", "4", "--seed", "3", "--jobs", "1", "--quiet", "--out", str(path),
+            "--bot", bots[0], "--bot", bots[1],
+        )  # fmt: skip
+        assert status == 0, err
+    status, out, _ = _arena(tmp_path, "--ratings", str(a), str(b))
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["bot", "games", "wins"]
+    order = [line.split()[0] for line in lines[1:4]]
+    assert order[0] == "greedy" and set(order) == {"greedy", "easy", "random"}
+    greedy = lines[1].split()
+    assert greedy[1] == "8"  # 4 games in each file
+    assert "2 files" in out and "16 bot-games" in out
+    # random met only greedy; easy only greedy: the pairs that met are listed
+    assert lines[1].rstrip().endswith("easy, random")
+    # a self-play file adds games but no pair
+    status, out, _ = _arena(tmp_path, "--ratings", str(a), str(b), str(c))
+    assert status == 0 and "3 files" in out
+
+
+def test_ratings_refuse_bad_files_and_unlinked_entrants(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for path, bots in ((a, ("greedy", "random")), (b, ("easy", "easy"))):
+        _arena(
+            tmp_path,
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--out",
+            str(path),
+            "--bot",
+            bots[0],
+            "--bot",
+            bots[1],
+        )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "quadropolis-arena/1", "games": [')
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "quadropolis-game/1"}')
+    for args, message in (
+        ([str(a), str(b)], "no game links greedy, random to easy"),
+        ([str(bad)], "bad.json: line 1: invalid JSON"),
+        ([str(other)], "not a saved arena ('quadropolis-arena/1' expected"),
+        ([str(tmp_path / "missing.json")], "missing.json: cannot read (No such file or directory)"),
+    ):
+        status, stdout, err = _arena(tmp_path, "--ratings", *args)
+        assert status == 1 and stdout == "" and err.count("\n") == 1 and message in err, err
+    status, _, err = _arena(tmp_path, "--ratings", str(a), "--bot", "greedy")
+    assert status == 1 and "give no --bot" in err

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..bots import BOT_NAMES, LEVELS, make_bot
-from ..cli.options import RULES_EPILOG, add_variant_options, positive_int
+from ..cli.options import RULES_EPILOG, CliError, add_variant_options, load_json_text, positive_int
 from ..config import GameConfig
 from ..tiles import Mode
+from .ratings import combine, format_ratings
 from .report import (
     PLOT_FORMATS,
     ProgressBar,
@@ -155,13 +156,39 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
     )
     add_variant_options(a)
     a.add_argument("--quiet", action="store_true", help="no progress bar")
+    a.add_argument(
+        "--ratings",
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: rate every bot of these saved arenas (--out FILE.json) on one "
+        "Bradley-Terry scale, e.g. a ladder measured pair by pair",
+    )
     a.set_defaults(func=cmd_arena)
     return a
+
+
+def _read_saved(path: str) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ArenaError(
+            f"{path}: cannot read ({getattr(e, 'strerror', None) or 'not UTF-8 text'})"
+        ) from None
+    try:
+        return load_json_text(text, path)
+    except CliError as e:
+        raise ArenaError(str(e)) from None
 
 
 def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     """``quadropolis arena``: run, print the tables, save/plot. Errors raise ArenaError."""
     specs: list[str] = list(args.bot)
+    if args.ratings:
+        if specs:
+            raise ArenaError("--ratings reads saved arenas and plays nothing: give no --bot")
+        docs = [(path, _read_saved(path)) for path in args.ratings]
+        out.write(format_ratings(combine(docs), len(docs)))
+        return 0
     if not specs:
         raise ArenaError("no bots: give one --bot SPEC per player")
     if args.round_robin:

@@ -74,6 +74,7 @@ def bradley_terry(
     results: Iterable[tuple[int, int, float]],
     *,
     prior: float = 1.0,
+    prior_pairs: Iterable[tuple[int, int]] | None = None,
     anchor: float = RATING_ANCHOR,
     max_iterations: int = 10_000,
     tolerance: float = 1e-10,
@@ -81,7 +82,11 @@ def bradley_terry(
     """Elo-scale ratings of ``n`` entrants from pairwise results ``(i, j, s)`` (``s`` is the
     score of ``i`` against ``j``: 1 win, ½ draw, 0 loss), fitted by maximum likelihood of the
     Bradley-Terry model with ``prior`` virtual drawn games between every pair (must be > 0,
-    so that every rating is finite). The ratings average ``anchor``."""
+    so that every rating is finite). The ratings average ``anchor``. ``prior_pairs``: the
+    pairs that get the virtual games (default: every pair, right for a round robin; pass the
+    pairs that met when combining tournaments, so that two entrants that never met are not
+    pulled together by a draw that never happened). The pairs that met must connect the
+    entrants."""
     if n < 1:
         raise ValueError("need at least one entrant")
     if prior <= 0:
@@ -94,10 +99,13 @@ def bradley_terry(
             raise ValueError(f"a pairwise score is between 0 and 1, got {s}")
         points[i][j] += s
         points[j][i] += 1.0 - s
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                points[i][j] += prior / 2
+    if prior_pairs is None:
+        prior_pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    for i, j in set(prior_pairs):
+        if i == j or not (0 <= i < n and 0 <= j < n):
+            raise ValueError(f"bad pair ({i}, {j}) for {n} entrants")
+        points[i][j] += prior / 2
+        points[j][i] += prior / 2
     games = [[points[i][j] + points[j][i] for j in range(n)] for i in range(n)]
     total = [math.fsum(row) for row in points]
     p = [1.0] * n
