@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Final, TextIO, TypeVar
 
-from ..bots import LEVELS, Bot, make_bot
+from ..bots import BOT_NAMES, LEVELS, Bot, make_bot
 from ..city import GEOMETRY
 from ..cli.options import RULES_EPILOG, CliError, add_variant_options, load_json_text
 from ..config import GameConfig
@@ -86,7 +86,8 @@ def add_play_command(sub: argparse._SubParsersAction[_P]) -> None:
         action="append",
         default=[],
         metavar="SPEC",
-        help="a bot seat (repeat): random, greedy, easy, medium, hard, or e.g. mcts:iterations=500",
+        help=f"a bot seat (repeat): {', '.join(b for b in BOT_NAMES if b != 'mcts')}, "
+        "or e.g. mcts:iterations=500",
     )
     p.add_argument(
         "--name", action="append", default=[], metavar="NAME", help="a human's name, in seat order (repeat)"
