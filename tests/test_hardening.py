@@ -34,7 +34,7 @@ from quadropolis import (
     new_game,
     score_city,
 )
-from quadropolis.bots import BUDGET_CAPS, MCTSBot, make_bot
+from quadropolis.bots import BUDGET_CAPS, SEARCH_LEVELS, MCTSBot, make_bot
 from quadropolis.config import SEED_MAX, SEED_MIN
 from quadropolis.errors import quote
 from quadropolis.moves import Build, Take
@@ -470,11 +470,17 @@ def test_untrusted_bot_budgets_are_capped(spec: str, cap: str) -> None:
 
 
 def test_budgets_at_the_caps_and_the_levels_are_accepted() -> None:
-    bot = make_bot("mcts:iterations=20000,seconds=10,workers=8,horizon=40")
+    bot = make_bot("mcts:iterations=20000,seconds=10,workers=8,trees=8,horizon=40")
     assert isinstance(bot, MCTSBot) and bot.iterations == 20000 and bot.seconds == 10 and bot.workers == 8
-    assert BUDGET_CAPS == {"iterations": 20_000, "seconds": 10.0, "workers": 8, "horizon": 40}
+    assert BUDGET_CAPS == {"iterations": 20_000, "seconds": 10.0, "workers": 8, "trees": 8, "horizon": 40}
+    for level in SEARCH_LEVELS:  # every level is within the caps a saved game may ask for
+        assert isinstance(make_bot(level), MCTSBot)
     hard = make_bot("hard")
-    assert isinstance(hard, MCTSBot) and hard.iterations == 600 and hard.workers == 2
+    assert (
+        isinstance(hard, MCTSBot)
+        and hard.iterations == SEARCH_LEVELS["hard"].iterations
+        and hard.workers == 2
+    )
     trusted = make_bot("mcts:iterations=100000000", trusted=True)
     assert isinstance(trusted, MCTSBot) and trusted.iterations == 100_000_000
 
@@ -486,6 +492,7 @@ def test_budgets_at_the_caps_and_the_levels_are_accepted() -> None:
         ("mcts:pw_c=1e300", "pw_c must be at most 100"),
         ("mcts:c=1e300", "c must be at most 100"),
         ("mcts:credit=1e300", "credit must be at most 100"),
+        ("mcts:bias=1e300", "bias must be at most 100"),
     ],
 )
 def test_tuning_options_are_bounded_even_when_trusted(spec: str, message: str) -> None:
