@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
+from typing import Final
 
+from ..config import GameConfig
 from ..moves import Move
 from ..state import GameState
 
@@ -19,10 +21,31 @@ HIDDEN_SEED = 0
 
 
 def observe(state: GameState) -> GameState:
-    """What every player may see: a copy of ``state`` whose seed is hidden."""
+    """What every player may see: a copy of ``state`` whose seed is hidden (its config equals
+    ``dataclasses.replace(state.config, seed=HIDDEN_SEED)``; configs are frozen, so
+    observations of one game share that object)."""
     obs = state.copy()
-    obs.config = dataclasses.replace(state.config, seed=HIDDEN_SEED)
+    obs.config = _hidden_config(state.config)
     return obs
+
+
+def _hidden_config(config: GameConfig) -> GameConfig:
+    """``dataclasses.replace(config, seed=HIDDEN_SEED)``, made once per config object."""
+    # Bots observe at every decision and replace() re-runs the config's validation: cache
+    # it. Keyed by identity (a dataclass hashes in Python, slowly); the entry holds the
+    # config itself, so its id cannot be reused by another object while it is cached.
+    entry = _HIDDEN.get(id(config))
+    if entry is not None and entry[0] is config:
+        return entry[1]
+    hidden = dataclasses.replace(config, seed=HIDDEN_SEED)
+    if len(_HIDDEN) >= _HIDDEN_MAX:  # bounded: a new config per game (its seed)
+        _HIDDEN.clear()
+    _HIDDEN[id(config)] = (config, hidden)
+    return hidden
+
+
+_HIDDEN: dict[int, tuple[GameConfig, GameConfig]] = {}
+_HIDDEN_MAX: Final = 256
 
 
 def determinize(obs: GameState, rng: random.Random) -> GameState:

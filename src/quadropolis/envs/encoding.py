@@ -10,22 +10,27 @@ fixed-shape observation vector with named views, an observation text, and the re
     action 120          Discard
 
 :func:`action_to_move` / :func:`move_to_action` round-trip the engine's notation
-(``str(action_to_move(a))`` is ``3L4``, ``r2c3`` or ``discard``). :func:`action_mask` is built
-from :func:`quadropolis.legal_moves`, the only source of legality; the engine lists legal
-moves in ascending action order.
+(``str(action_to_move(a))`` is ``3L4``, ``r2c3`` or ``discard``). :func:`legal_actions` and
+:func:`action_mask` (a new array; :func:`shared_action_mask`, the same read-only and cached)
+are built from :func:`quadropolis.legal_moves`, the only source of legality; the engine lists
+legal moves in ascending action order.
 
 **Observations** are one float32 vector of :data:`OBSERVATION_SIZE` values seen by one
 *observer* seat: seats are *relative* (0 = the observer, 1 = the next seat in turn order...).
 :data:`LAYOUT` lists its parts in memory order and :func:`views` reshapes a vector (or a
 batch) into them; the README's table is generated from :data:`LAYOUT`. Only what every
 player may know is encoded: never the seed, the layouts of rounds to come, nor which
-face-down tile lies where (R4).
+face-down tile lies where (R4). :func:`encode` computes one; an :class:`Encoder` computes a
+sequence of them faster (it rewrites only what changed since its last call), with the same
+result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_not, ne
 from typing import Final
 
 import numpy as np
@@ -67,6 +72,7 @@ __all__ = [
     "observation_text",
     "reward_bounds",
     "score_bounds",
+    "shared_action_mask",
     "views",
 ]
 
@@ -120,7 +126,7 @@ def move_to_action(move: Move | str) -> int:
 
 
 def legal_actions(state: GameState) -> list[int]:
-    """The legal actions, ascending (from :func:`quadropolis.legal_moves`)."""
+    """The legal actions, ascending (from :func:`quadropolis.legal_moves`). A new list."""
     moves = legal_moves(state)
     try:
         actions = list(map(_ACTION_OF_ID.__getitem__, map(id, moves)))
@@ -130,23 +136,34 @@ def legal_actions(state: GameState) -> list[int]:
     return actions
 
 
-def action_mask(state: GameState) -> npt.NDArray[np.int8]:
-    """int8 vector of :data:`NUM_ACTIONS`: 1 for the legal actions of the player to move (all
-    zeros once the game is over). A new array at each call."""
-    key = tuple(legal_actions(state))
+def shared_action_mask(state: GameState) -> npt.NDArray[np.int8]:
+    """:func:`action_mask` without the copy: a read-only array shared between calls (for an
+    adapter that copies it wherever it hands it out)."""
+    moves = legal_moves(state)
+    try:  # the actions as bytes (each fits in one), in the engine's order: the mask's key
+        key = bytes(map(_ACTION_OF_ID.__getitem__, map(id, moves)))
+    except KeyError:  # a move that is not one of the interned ones
+        key = bytes(sorted(move_to_action(m) for m in moves))
     mask = _MASKS.get(key)
     if mask is None:
         # A mask is a function of the legal actions alone: cache it (bounded; performance).
         if len(_MASKS) >= _MASKS_MAX:
             _MASKS.clear()
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        mask[list(key)] = 1
+        mask[np.frombuffer(key, np.uint8)] = 1  # an index array without a list to convert
+        mask.flags.writeable = False  # shared: mutating it raises
         _MASKS[key] = mask
-    return mask.copy()
+    return mask
 
 
-_MASKS: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
+_MASKS: dict[bytes, npt.NDArray[np.int8]] = {}
 _MASKS_MAX: Final = 50_000
+
+
+def action_mask(state: GameState) -> npt.NDArray[np.int8]:
+    """int8 vector of :data:`NUM_ACTIONS`: 1 for the legal actions of the player to move (all
+    zeros once the game is over). A new array at each call."""
+    return shared_action_mask(state).copy()
 
 
 # --- observation layout ----------------------------------------------------------------------
@@ -339,7 +356,8 @@ def _round_block(mode: Mode, players: int, rnd: int) -> npt.NDArray[np.float32]:
     return obs[_STATIC_END:_ROUND_END].copy()
 
 
-_STATIC: dict[tuple[Mode, int, str, bool], npt.NDArray[np.float32]] = {}
+_Key = tuple[Mode, int, str, bool]  # what the static block depends on: a config without its seed
+_STATIC: dict[_Key, npt.NDArray[np.float32]] = {}
 _ROUND: Final = {
     (m, n, r): _round_block(m, n, r) for m in Mode for n in (2, 3, 4) for r in range(1, ROUNDS[m] + 1)
 }
@@ -369,14 +387,63 @@ _USED: Final = _P["architects_used"].offset
 _INHABITANTS: Final = _P["inhabitants"].offset
 _ENERGY: Final = _P["energy"].offset
 _POOL: Final = _P["pool"].offset
-
-
-_SITE_END: Final = _P["site_face_down"].offset + 25  # site_tile and site_face_down are contiguous
-_SITE_BLOCK: Final = _SITE_END - _SITE
 _USED_HOT: Final = tuple(
     tuple(tuple(_USED + r * 5 + a - 1 for a in (1, 2, 3, 4) if m >> a & 1) for m in range(32))
     for r in range(4)
 )
+#: _SITE_HOT[t][q]: the offset set by tile t face up on site square q (its kind's feature).
+_SITE_HOT: Final = tuple(tuple(_SITE + q * 21 + k for q in range(25)) for k in _KIND_OF_TILE)
+_SQUARES: Final = range(25)
+_ONES: Final = repeat(1)
+
+
+def _one_hot(width: int, i: int) -> bytes:
+    b = bytearray(width)
+    b[i] = 1
+    return bytes(b)
+
+
+# Byte patterns of parts, indexed as the offset tables above are (a negative index too), so
+# both give the same bits. The position's parts from the urbanist to the architects used are
+# contiguous: they are written as one slice, joined from the patterns.
+_KIND_BYTES: Final = tuple(_one_hot(21, k) for k in _KIND_OF_TILE)  # per tile id
+_NO_KIND: Final = bytes(21)
+_POSITION: Final = _URBANIST
+assert [p.name for p in LAYOUT if _URBANIST <= p.offset < _CITY.offset] == [
+    "urbanist",
+    "slot_used",
+    "slot_blocked",
+    "hand_tile",
+    "hand_architect",
+    "seat_present",
+    "seat_to_move",
+    "seat_mayor",
+    "seat_starter",
+    "architects_used",
+]
+_URBANIST_BYTES: Final = tuple(_one_hot(25, q) for q in range(25))
+_NO_URBANIST: Final = bytes(25)
+_SLOT_BYTES: Final = tuple(bytes(m >> i & 1 for i in range(10)) for m in range(1024))  # 10 slots
+_BLOCKED_BYTES: Final = tuple(bytes(BLOCKED_SLOTS[q] >> i & 1 for i in range(20)) for q in range(25))
+_NOT_BLOCKED: Final = bytes(20)
+_HAND_ARCH_BYTES: Final = tuple(_one_hot(5, a - 1) for a in range(1, 6))  # per architect - 1
+_EMPTY_HAND: Final = bytes(21 + 5)
+_PRESENT_BYTES: Final = {n: b"\1" * n + bytes(4 - n) for n in (2, 3, 4)}
+_SEAT_BYTES: Final = tuple(_one_hot(4, r) for r in range(4))
+_USED_BYTES: Final = tuple(bytes(m >> a & 1 for a in (1, 2, 3, 4)) + b"\0" for m in range(32))
+#: _ROTATION[n][observer]: the seat of each relative seat.
+_ROTATION: Final = {n: tuple(tuple((o + r) % n for r in range(n)) for o in range(n)) for n in (2, 3, 4)}
+
+
+def _byte_block(block: npt.NDArray[np.float32]) -> bytes:
+    """``block`` (whole numbers 0-255) as bytes: one byte per value."""
+    out = block.astype(np.uint8)
+    assert np.array_equal(out, block)  # exact: every value of a block is a small count
+    return out.tobytes()
+
+
+_STATIC_BYTES: dict[_Key, bytes] = {}
+_ROUND_BYTES: Final = {key: _byte_block(block) for key, block in _ROUND.items()}
 
 
 def _building_features(b: Building) -> list[int]:
@@ -389,121 +456,296 @@ def _building_features(b: Building) -> list[int]:
     return hot
 
 
-class Encoder:
-    """Encodes observations. Between calls it keeps the dense block of the site and of each
-    city and updates only what changed (a city changes when its owner builds, the site at each
-    take): one encoder per environment; :func:`encode` uses a fresh one. The result never
-    depends on the cache."""
+_NO_FEATURES: Final = bytes(_CITY_FEATURES)
+# By identity (hashing a dataclass is slow): an entry holds its building, so the id is not
+# reused while the entry lives. Buildings of one floor are interned by the engine
+# (TILE_BUILDING); stacks are new objects, hence the bound.
+_FEATURES: dict[int, tuple[Building, bytes]] = {}
+_FEATURES_MAX: Final = 10_000
 
-    __slots__ = ("_cities", "_site")
+
+def _square_features(b: Building) -> bytes:
+    """The features of one city square holding ``b``, one byte each."""
+    entry = _FEATURES.get(id(b))
+    if entry is not None and entry[0] is b:
+        return entry[1]
+    hot = bytearray(_CITY_FEATURES)
+    for f in _building_features(b):
+        hot[f] = 1
+    if len(_FEATURES) >= _FEATURES_MAX:
+        _FEATURES.clear()
+    _FEATURES[id(b)] = (b, bytes(hot))
+    return bytes(hot)
+
+
+class Encoder:
+    """Encodes observations. Every value of an observation is a whole number 0-255 (counts
+    included, in a real game), so the encoder keeps, as bytes, the observation of the last
+    position it encoded as seat 0 sees it without the position's one-hot bits, and copies of
+    what it was built from (the site, every city, the counts, the round, the configuration).
+    At each call it rewrites only the parts whose source differs in the new state (a city
+    changes when its owner builds, the site at each take), copies the bytes, rotates the
+    seats' parts to the observer's view, writes the position's bits and converts to float32
+    in one numpy call. One encoder per environment; :func:`encode` uses a fresh one. The
+    result never depends on the cache: any state may follow any other, for any observer."""
+
+    __slots__ = (
+        "_base",
+        "_buf",
+        "_bytes",
+        "_cities",
+        "_config",
+        "_counts",
+        "_face_down",
+        "_key",
+        "_pool",
+        "_round",
+        "_site",
+        "_wide_counts",
+        "_wide_pool",
+    )
 
     def __init__(self) -> None:
-        self._cities: dict[int, tuple[list[Building | None], npt.NDArray[np.float32]]] = {}
-        self._site: tuple[list[int], int, npt.NDArray[np.float32]] | None = None  # snapshot, face_down
+        # The bytes of the observation being encoded, seen as uint8 by numpy: converted to
+        # float32 in one call. Never resized (numpy holds a view of it).
+        self._buf = bytearray(OBSERVATION_SIZE)
+        self._bytes = np.frombuffer(self._buf, np.uint8)
+        self._base = bytearray(OBSERVATION_SIZE)
+        self._config: GameConfig | None = None
+        self._key: _Key | None = None
+        self._round = 0
+        self._site: list[int] = []
+        self._face_down = 0
+        self._cities: list[list[Building | None]] = []
+        self._counts: tuple[list[int], list[int]] | None = None  # inhabitants, energy
+        self._pool: list[int] | None = None  # Expert: the architects' pool
+        # A count that is not a byte (a state made by hand): written as a float at the end.
+        self._wide_counts = self._wide_pool = False
 
     def reset(self) -> None:
-        """Forget the cached blocks (optional: they are checked against the state anyway)."""
-        self._cities.clear()
-        self._site = None
+        """Forget the cached observation (optional: it is checked against the state)."""
+        self._config = self._key = None
 
-    def _city_block(self, state: GameState, seat: int) -> npt.NDArray[np.float32]:
-        city = state.cities[seat]
-        cached = self._cities.get(seat)
-        if cached is None or len(cached[0]) != len(city):
-            snap: list[Building | None] = [None] * len(city)
-            block = np.zeros(_CITY_BLOCK, np.float32)
-            self._cities[seat] = (snap, block)
-        else:
-            snap, block = cached
-            if snap == city:  # identical buildings compare at C speed
-                return block
-        cols = state.geometry.cols
-        for q, b in enumerate(city):
-            if b is not snap[q]:  # buildings are immutable: a new object is a change
-                base = (q // cols * 5 + q % cols) * _CITY_FEATURES
-                block[base : base + _CITY_FEATURES] = 0
-                if b is not None:
-                    block[[base + f for f in _building_features(b)]] = 1
-                snap[q] = b
-        return block
-
-    def _site_block(self, state: GameState) -> npt.NDArray[np.float32]:
-        site, fd = state.site, state.face_down
-        cached = self._site
-        if cached is None or cached[1] != fd:
-            snap = [-1] * 25
-            block = np.zeros(_SITE_BLOCK, np.float32)
-            self._site = (snap, fd, block)
-        else:
-            snap, _, block = cached
-            if snap == site:
-                return block
-        # A square's features depend only on its tile and its face-down bit (unchanged here).
-        for q in range(25):
-            t = site[q]
-            if t != snap[q]:
-                block[q * 21 : q * 21 + 21] = 0
-                block[_SITE_BLOCK - 25 + q] = 0
-                if t >= 0:
-                    block[_SITE_BLOCK - 25 + q if fd >> q & 1 else q * 21 + _KIND_OF_TILE[t]] = 1
-                snap[q] = t
-        return block
+    def __reduce__(self) -> tuple[type[Encoder], tuple[()]]:
+        # A copy (copy, deepcopy, pickle) is a fresh encoder: numpy's view of the buffer would
+        # not survive one, and the cache is rebuilt from the next state anyway.
+        return (Encoder, ())
 
     def encode(
         self, state: GameState, observer: int, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:
-        """The observation of ``state`` by seat ``observer`` (written into ``out`` if given)."""
+        """The observation of ``state`` by seat ``observer`` (written into ``out`` if given,
+        else a new array)."""
         cfg = state.config
-        n = cfg.players
-        if out is None:
-            obs = np.zeros(OBSERVATION_SIZE, np.float32)
-        else:
-            obs = out
-            obs.fill(0)
-        key = (cfg.mode, n, cfg.urbanist_blocks, cfg.all_parks_absorb)
-        static = _STATIC.get(key)
-        if static is None:
-            static = _STATIC[key] = _static_block(cfg)
-        obs[:_STATIC_END] = static
-        obs[_STATIC_END:_ROUND_END] = _ROUND[cfg.mode, n, state.round]
-        obs[_SITE:_SITE_END] = self._site_block(state)
+        if cfg is not self._config:
+            self._configure(cfg)
+        base = self._base
+        if state.round != self._round:
+            base[_STATIC_END:_ROUND_END] = _ROUND_BYTES[cfg.mode, cfg.players, state.round]
+            self._round = state.round
+        if state.site != self._site or state.face_down != self._face_down:
+            self._update_site(state)
+        if state.cities != self._cities:
+            self._update_cities(state)
+        counts = self._counts
+        if counts is None or state.inhabitants != counts[0] or state.energy != counts[1]:
+            self._update_counts(state)
+        classic = cfg.mode is Mode.CLASSIC
+        architects = state.architects
+        if not classic and architects[1:6] != self._pool:
+            self._update_pool(architects)
 
-        hot = [_TURN + state.turn - 1]
-        ap = hot.append
+        n = cfg.players
+        o = observer % n
+        buf = self._buf
+        buf[:] = base
+        if o:  # the observer's seat first: rotate the cities and the counts
+            at = _CITY.offset + o * _CITY_BLOCK
+            end = _CITY.offset + n * _CITY_BLOCK
+            buf[_CITY.offset : end] = base[at:end] + base[_CITY.offset : at]
+            at, end = _INHABITANTS + o, _INHABITANTS + n
+            buf[_INHABITANTS:end] = base[at:end] + base[_INHABITANTS:at]
+            at, end = _ENERGY + o, _ENERGY + n
+            buf[_ENERGY:end] = base[at:end] + base[_ENERGY:at]
+
+        # The position.
+        buf[_TURN + state.turn - 1] = 1
         phase = state.phase
         if phase == TAKE:
-            ap(_PHASE)
+            buf[_PHASE] = 1
         elif phase == PLACE:
-            ap(_PHASE + 1)
-            ap(_HAND + _KIND_OF_TILE[state.pending_tile])
-            ap(_HAND_ARCH + state.pending_architect - 1)
-        slots = state.slots_used
-        hot.extend(_SLOT_LO[slots & 1023])
-        hot.extend(_SLOT_HI[slots >> 10])
+            buf[_PHASE + 1] = 1
         u = state.urbanist
-        if u >= 0:
-            ap(_URBANIST + u)
-            if cfg.urbanist_blocks == "lines":
-                hot.extend(_BLOCKED[u])
-        ap(_TO_MOVE + (state.starter + state.position - observer) % n)
-        ap(_MAYOR + (state.mayor - observer) % n)
-        ap(_STARTER + (state.starter - observer) % n)
-        classic = cfg.mode is Mode.CLASSIC
-        city_off = _CITY.offset
-        architects = state.architects
-        for r in range(n):
-            p = (observer + r) % n
-            ap(_PRESENT + r)
+        if u < 25 and (phase != PLACE or 1 <= state.pending_architect <= 5):
+            slots = state.slots_used
+            pieces = [
+                _URBANIST_BYTES[u] if u >= 0 else _NO_URBANIST,
+                _SLOT_BYTES[slots & 1023],
+                _SLOT_BYTES[slots >> 10],
+                _BLOCKED_BYTES[u] if u >= 0 and cfg.urbanist_blocks == "lines" else _NOT_BLOCKED,
+                _KIND_BYTES[state.pending_tile] if phase == PLACE else _EMPTY_HAND,
+            ]
+            if phase == PLACE:
+                pieces.append(_HAND_ARCH_BYTES[state.pending_architect - 1])
+            pieces.append(_PRESENT_BYTES[n])
+            pieces.append(_SEAT_BYTES[(state.starter + state.position - observer) % n])
+            pieces.append(_SEAT_BYTES[(state.mayor - observer) % n])
+            pieces.append(_SEAT_BYTES[(state.starter - observer) % n])
             if classic:
-                hot.extend(_USED_HOT[r][architects[p]])
-            start = city_off + r * _CITY_BLOCK
-            obs[start : start + _CITY_BLOCK] = self._city_block(state, p)
-            obs[_INHABITANTS + r] = state.inhabitants[p]
-            obs[_ENERGY + r] = state.energy[p]
-        obs[hot] = 1
-        if not classic:
-            obs[_POOL : _POOL + 5] = architects[1:6]
+                for p in _ROTATION[n][o]:
+                    pieces.append(_USED_BYTES[architects[p]])
+            part = b"".join(pieces)
+            buf[_POSITION : _POSITION + len(part)] = part
+        else:  # an urbanist or an architect off the tables (a state made by hand)
+            any(map(buf.__setitem__, _position_bits(state, observer), _ONES))
+
+        if out is None:
+            obs = self._bytes.astype(np.float32)
+        else:
+            obs = out
+            obs[:] = self._bytes
+        if self._wide_counts or self._wide_pool:
+            _write_counts(obs, state, o)
         return obs
+
+    def _configure(self, cfg: GameConfig) -> None:
+        """Point at ``cfg``; start afresh unless only the seed (or the object) changed."""
+        self._config = cfg
+        key = (cfg.mode, cfg.players, cfg.urbanist_blocks, cfg.all_parks_absorb)
+        if key == self._key:
+            return
+        self._key = key
+        static = _STATIC_BYTES.get(key)
+        if static is None:
+            static = _STATIC_BYTES[key] = _byte_block(_static_block(cfg))
+        n = cfg.players
+        base = self._base = bytearray(OBSERVATION_SIZE)
+        base[:_STATIC_END] = static
+        base[_PRESENT : _PRESENT + n] = b"\1" * n
+        # What the zeros of base show: no round (its block is written next), an empty site,
+        # empty cities, no counts (written next), the pool: zeros in Classic.
+        self._round = 0
+        self._site = [-1] * 25
+        self._face_down = 0
+        size = GEOMETRY[cfg.mode].size
+        self._cities = [[None] * size for _ in range(n)]
+        self._counts = None
+        self._pool = None if cfg.mode is Mode.EXPERT else [0] * 5
+        self._wide_counts = self._wide_pool = False
+
+    def _update_site(self, state: GameState) -> None:
+        base = self._base
+        site, fd = state.site, state.face_down
+        if fd != self._face_down or len(site) != 25:
+            # A new round (every square's features depend on its face-down bit): rewrite all.
+            tiles = [site[q] for q in _SQUARES]
+            down = [t >= 0 and fd >> q & 1 for q, t in enumerate(tiles)]
+            base[_SITE:_FACE_DOWN] = b"".join(
+                [_NO_KIND if t < 0 or d else _KIND_BYTES[t] for t, d in zip(tiles, down, strict=True)]
+            )
+            base[_FACE_DOWN : _FACE_DOWN + 25] = bytes(down)
+            self._site = tiles
+            self._face_down = fd
+            return
+        snap = self._site
+        # A take changes the urbanist's square alone: try it first.
+        q = state.urbanist
+        if 0 <= q < 25 and site[q] != snap[q]:
+            _set_square(base, snap, q, site[q], fd)
+            if site == snap:
+                return
+        for q in compress(_SQUARES, map(ne, site, snap)):  # the changed squares, at C speed
+            _set_square(base, snap, q, site[q], fd)
+
+    def _update_cities(self, state: GameState) -> None:
+        base = self._base
+        cols = state.geometry.cols
+        snaps = self._cities
+        for p in range(len(snaps)):
+            city = state.cities[p]
+            snap = snaps[p]
+            if city == snap:  # identical buildings compare at C speed
+                continue
+            start = _CITY.offset + p * _CITY_BLOCK
+            if len(snap) != len(city):  # not a city of this mode: start from an empty one
+                base[start : start + _CITY_BLOCK] = bytes(_CITY_BLOCK)
+                snap = snaps[p] = [None] * len(city)
+            # Buildings are immutable: a new object is a change (found at C speed).
+            for q in compress(range(len(city)), map(is_not, city, snap)):
+                b = city[q]
+                at = start + (q // cols * 5 + q % cols) * _CITY_FEATURES
+                base[at : at + _CITY_FEATURES] = _NO_FEATURES if b is None else _square_features(b)
+                snap[q] = b
+
+    def _update_counts(self, state: GameState) -> None:
+        inh, en = state.inhabitants, state.energy
+        n = len(self._cities)  # the player count
+        self._counts = (inh[:], en[:])
+        try:
+            if len(inh) != n or len(en) != n:
+                raise ValueError
+            counts = bytes(inh), bytes(en)  # ValueError, TypeError: not bytes
+        except (ValueError, TypeError):
+            self._wide_counts = True
+        else:
+            self._base[_INHABITANTS : _INHABITANTS + n] = counts[0]
+            self._base[_ENERGY : _ENERGY + n] = counts[1]
+            self._wide_counts = False
+
+    def _update_pool(self, architects: list[int]) -> None:
+        self._pool = pool = architects[1:6]
+        try:
+            self._base[_POOL : _POOL + 5] = bytes(pool)  # ValueError, TypeError: not bytes
+            self._wide_pool = False
+        except (ValueError, TypeError):
+            self._wide_pool = True
+
+
+def _set_square(base: bytearray, snap: list[int], q: int, t: int, fd: int) -> None:
+    """Site square ``q`` now holds tile ``t`` (-1: none), face down if ``fd`` says so."""
+    old = snap[q]
+    if old >= 0:
+        base[_FACE_DOWN + q if fd >> q & 1 else _SITE_HOT[old][q]] = 0
+    if t >= 0:
+        base[_FACE_DOWN + q if fd >> q & 1 else _SITE_HOT[t][q]] = 1
+    snap[q] = t
+
+
+def _position_bits(state: GameState, observer: int) -> list[int]:
+    """The offsets of the position's bits from the urbanist to the architects used (bar
+    the seats present, already in the base): the general way, for any values."""
+    cfg = state.config
+    n = cfg.players
+    hot = []
+    if state.phase == PLACE:
+        hot.append(_HAND + _KIND_OF_TILE[state.pending_tile])
+        hot.append(_HAND_ARCH + state.pending_architect - 1)
+    slots = state.slots_used
+    hot.extend(_SLOT_LO[slots & 1023])
+    hot.extend(_SLOT_HI[slots >> 10])
+    u = state.urbanist
+    if u >= 0:
+        hot.append(_URBANIST + u)
+        if cfg.urbanist_blocks == "lines":
+            hot.extend(_BLOCKED[u])
+    hot.append(_TO_MOVE + (state.starter + state.position - observer) % n)
+    hot.append(_MAYOR + (state.mayor - observer) % n)
+    hot.append(_STARTER + (state.starter - observer) % n)
+    if cfg.mode is Mode.CLASSIC:
+        for r, p in enumerate(_ROTATION[n][observer % n]):
+            hot.extend(_USED_HOT[r][state.architects[p]])
+    return hot
+
+
+def _write_counts(obs: npt.NDArray[np.float32], state: GameState, observer: int) -> None:
+    """Write the counts (inhabitants, energy, Expert pool) as floats, whatever their values."""
+    n = state.config.players
+    for r in range(n):
+        p = (observer + r) % n
+        obs[_INHABITANTS + r] = state.inhabitants[p]
+        obs[_ENERGY + r] = state.energy[p]
+    if state.config.mode is not Mode.CLASSIC:
+        obs[_POOL : _POOL + 5] = state.architects[1:6]
 
 
 def encode(state: GameState, observer: int) -> npt.NDArray[np.float32]:

@@ -46,18 +46,20 @@ from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
 from ..moves import Build
 from ..outcome import outcome, projected_score
+from ..phases import OVER
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..state import GameState
 from ..tiles import Mode
 from .encoding import (
+    _ACTION_MOVES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Encoder,
-    action_mask,
     action_to_move,
     check_reward,
     final_rewards,
     observation_high,
+    shared_action_mask,
 )
 
 ObsType = npt.NDArray[np.float32]
@@ -120,7 +122,8 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         self._agent = 0
         self._seats: dict[int, Bot] = {}
         self._rngs: dict[int, random.Random] = {}
-        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        # The legal actions now: read-only, possibly shared (copied wherever it is handed out).
+        self._mask: npt.NDArray[np.int8] = np.zeros(NUM_ACTIONS, np.int8)
         self._score = 0
         self._done = True
         self._moves = 0
@@ -171,7 +174,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
             info = self._info()
             info["illegal_action"] = True
             return self._encoder.encode(state, self._agent), self.illegal_reward, True, False, info
-        move = action_to_move(a)
+        move = _ACTION_MOVES[a]  # a is a legal action: no need to check it again
         apply_unchecked(state, move)
         self._moves += 1
         reward = 0.0
@@ -228,17 +231,19 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
     def _play_bots(self) -> None:
         state = self._state
         assert state is not None
-        seats = self._seats
-        while not state.is_over and state.current_player in seats:
+        seats, rngs = self._seats, self._rngs
+        while state.phase != OVER:
             p = state.current_player
-            move = seats[p].choose(observe(state), self._rngs[p])
-            apply_unchecked(state, move)
+            bot = seats.get(p)
+            if bot is None:
+                break
+            apply_unchecked(state, bot.choose(observe(state), rngs[p]))
             self._moves += 1
 
     def _observe(self) -> ObsType:
         state = self._state
         assert state is not None
-        self._mask = action_mask(state)
+        self._mask = shared_action_mask(state)
         return self._encoder.encode(state, self._agent)
 
     def _info(self) -> dict[str, Any]:

@@ -48,6 +48,7 @@ Version history: v0, first release.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Final
 
 import numpy as np
@@ -64,6 +65,7 @@ from ..rules import apply_unchecked, new_game
 from ..state import GameState
 from ..tiles import ROUNDS, TILES, Mode
 from .encoding import (
+    _ACTION_MOVES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     REWARDS,
@@ -91,6 +93,7 @@ _Type = pyspiel.GameType
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _LABEL: Final = tuple(tile_label(t.id) for t in TILES)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_NOTATION: Final = tuple(str(m) for m in _ACTION_MOVES)  # of each action
 
 
 def _game_type(utility: Any) -> Any:
@@ -166,10 +169,11 @@ class QuadropolisGame(pyspiel.Game):  # type: ignore[misc]
 
 class _Position:
     """What a state holds besides OpenSpiel's history: the engine's state (seed hidden), the
-    deal under way, the public history and the cached returns. ``clone()`` deep-copies a
-    state's attributes: this copies itself with the engine's cheap ``copy()`` (performance)."""
+    deal under way, the public history, the player to act and the cached returns. ``clone()``
+    deep-copies a state's attributes: this copies itself with the engine's cheap ``copy()``
+    (performance)."""
 
-    __slots__ = ("public", "returns", "state", "undealt")
+    __slots__ = ("player", "public", "returns", "state", "undealt")
 
     def __init__(
         self, state: GameState, undealt: list[int], public: list[str], returns: list[float] | None
@@ -178,6 +182,21 @@ class _Position:
         self.undealt = undealt  # the round's tiles still to deal, ascending (empty: no deal under way)
         self.public = public  # the public history, for the information-state string
         self.returns = returns
+        # OpenSpiel asks for the player to act several times per action: computed once, after
+        # each change of the position (see update_player).
+        self.player = _CHANCE
+        self.update_player()
+
+    def update_player(self) -> None:
+        """Recompute :attr:`player`: the chance player while a deal is under way, the
+        terminal id once the game is over, else the engine's player to move."""
+        state = self.state
+        if self.undealt:
+            self.player = _CHANCE
+        elif state.phase == OVER:
+            self.player = _TERMINAL
+        else:
+            self.player = state.current_player
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return _Position(self.state.copy(), self.undealt[:], self.public[:], self.returns)
@@ -197,37 +216,36 @@ class QuadropolisState(pyspiel.State):  # type: ignore[misc]
     # --- OpenSpiel hooks -------------------------------------------------------------------
 
     def current_player(self) -> int:
-        p = self._p
-        if p.undealt:
-            return _CHANCE
-        if p.state.phase == OVER:
-            return _TERMINAL
-        return p.state.current_player
+        return self._p.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return legal_actions(self._p.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         tiles = self._p.undealt
-        p = 1.0 / len(tiles)
-        return [(t, p) for t in tiles]
+        return list(zip(tiles, repeat(1.0 / len(tiles))))
 
     def _apply_action(self, action: int) -> None:
         p = self._p
         state = p.state
         if p.undealt:
             tile = int(action)
-            q = deal_tile(state, tile)  # validated: a tile of this round not dealt yet
+            q = deal_tile(state, tile)  # validated (before any change): a tile of this round not dealt yet
             p.undealt.remove(tile)
             p.public.append("##" if state.face_down >> q & 1 else _LABEL[tile])
+            if not p.undealt:  # the deal is over (until then, chance acts)
+                p.update_player()
             return
-        move = action_to_move(action)
+        move = action_to_move(action)  # validated, before any change
         rnd = state.round
-        apply_unchecked(state, move)
-        p.public.append(str(move))
-        if state.round != rnd:  # the engine laid the next round out from its (hidden) seed:
-            start_deal(state)  # chance deals it instead
-            p.undealt = undealt(state)
+        try:
+            apply_unchecked(state, move)
+            p.public.append(_NOTATION[int(action)])
+            if state.round != rnd:  # the engine laid the next round out from its (hidden) seed:
+                start_deal(state)  # chance deals it instead
+                p.undealt = undealt(state)
+        finally:  # whatever happened to the position
+            p.update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:

@@ -48,18 +48,20 @@ from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
 from ..moves import Build
 from ..outcome import outcome, projected_score
+from ..phases import OVER
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..state import GameState
 from ..tiles import Mode
 from .encoding import (
+    _ACTION_MOVES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Encoder,
-    action_mask,
     action_to_move,
     check_reward,
     final_rewards,
     observation_high,
+    shared_action_mask,
 )
 
 ObsDict = dict[str, npt.NDArray[Any]]
@@ -155,7 +157,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
     def observe(self, agent: str) -> ObsDict:
         state = self._require_state()
         seat = self._seat[agent]
-        if not state.is_over and seat == state.current_player:
+        if state.phase != OVER and seat == state.current_player:
             mask = self._current_mask().copy()
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
@@ -176,14 +178,14 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        move = action_to_move(a)
+        move = _ACTION_MOVES[a]  # a is a legal action: no need to check it again
         apply_unchecked(state, move)
         self._mask = None
         if self.dense_reward and isinstance(move, Build):
             score = projected_score(state, seat).total
             self.rewards[agent] += self.dense_reward * (score - self._scores[seat])
             self._scores[seat] = score
-        if state.is_over:
+        if state.phase == OVER:
             result = outcome(state)
             for p, r in enumerate(final_rewards(result, self.reward_scheme)):
                 self.rewards[self.possible_agents[p]] += r
@@ -221,9 +223,10 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         return self._state
 
     def _current_mask(self) -> npt.NDArray[np.int8]:
-        # observe() and step() both need the mask of the same position: compute it once.
+        # observe() and step() both need the mask of the same position: compute it once. It
+        # is read-only and shared: observe() hands out copies.
         if self._mask is None:
-            self._mask = action_mask(self._require_state())
+            self._mask = shared_action_mask(self._require_state())
         return self._mask
 
 
