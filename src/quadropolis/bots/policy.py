@@ -14,7 +14,7 @@ from ..city import GEOMETRY, Building
 from ..moves import DISCARD, Build, Move, Take
 from ..rules import legal_moves
 from ..scoring import OFFICE_VP, TOWER_VP
-from ..scoring_tables import RUN_VP
+from ..scoring_tables import RUN_VP, TABLES
 from ..site import DESIGNATED
 from ..state import PLACE, TAKE, GameState
 from ..tiles import TILES, Mode
@@ -26,6 +26,7 @@ _TILE_GAIN: Final = tuple(t.kind.inhabitants + t.kind.energy for t in TILES)
 _TOWER_VP: Final = TOWER_VP
 _OFFICE_ROW: Final = OFFICE_VP  # [group size, capped at 5][floors] (R15)
 _RUN_VP: Final = RUN_VP  # harbor run length -> VP (R14)
+_TABLES: Final = TABLES
 # SYNERGY[a][b]: rough VP gained when a building of type a stands next to one of type b.
 _SYNERGY: Final = {
     _T: {_PK: 2},
@@ -84,26 +85,48 @@ def _office_group(
     return group
 
 
-def harbor_gain(city: list[Building | None], mode: Mode, q: int) -> int:
+def harbor_runs(city: list[Building | None], mode: Mode) -> tuple[int, int]:
+    """The longest horizontal and the longest vertical run of harbors in ``city`` (R14).
+    Callers valuing several squares of one city compute it once (:func:`harbor_gain`)."""
+    tables = _TABLES[mode]
+    mask = 0
+    for q, b in enumerate(city):
+        if b is not None and b.type == _H:
+            mask |= 1 << q
+    h = 0
+    x = mask
+    while x:  # each step shortens every run by one square
+        x &= (x >> 1) & tables.hvalid
+        h += 1
+    v = 0
+    x = mask
+    while x:
+        x &= x >> tables.cols
+        v += 1
+    return h, v
+
+
+def harbor_gain(city: list[Building | None], mode: Mode, q: int, runs: tuple[int, int] | None = None) -> int:
     """Exact change of the harbor runs' VP (R14: the longest horizontal run anywhere plus the
-    longest vertical one) when a harbor is built on the empty square ``q``."""
+    longest vertical one) when a harbor is built on the empty square ``q``; ``runs``: the
+    city's :func:`harbor_runs`, when the caller has them."""
     geo = GEOMETRY[mode]
     cols, rows = geo.cols, geo.size // geo.cols
     r, c = divmod(q, cols)
-
-    def run(step: int, length: int, first: int) -> int:  # the run of harbors through q
-        n = 1
-        for direction in (-1, 1):
-            i = first + direction
-            while 0 <= i < length and _is_harbor(city[(r * cols + i) if step == 1 else (i * cols + c)]):
-                n += 1
-                i += direction
-        return n
-
-    h_now = _longest(city, cols, rows, 1, cols)
-    v_now = _longest(city, rows, cols, cols, 1)
-    h_new = max(h_now, run(1, cols, c))
-    v_new = max(v_now, run(cols, rows, r))
+    h_now, v_now = harbor_runs(city, mode) if runs is None else runs
+    h = 1  # the run through q, left and right
+    for d in (-1, 1):
+        i = c + d
+        while 0 <= i < cols and _is_harbor(city[r * cols + i]):
+            h += 1
+            i += d
+    v = 1  # and up and down
+    for d in (-1, 1):
+        i = r + d
+        while 0 <= i < rows and _is_harbor(city[i * cols + c]):
+            v += 1
+            i += d
+    h_new, v_new = max(h_now, h), max(v_now, v)
     return _RUN_VP[min(h_new, 5)] - _RUN_VP[min(h_now, 5)] + _RUN_VP[min(v_new, 5)] - _RUN_VP[min(v_now, 5)]
 
 
@@ -111,23 +134,13 @@ def _is_harbor(b: Building | None) -> bool:
     return b is not None and b.type == _H
 
 
-def _longest(city: list[Building | None], length: int, lines: int, step: int, line_step: int) -> int:
-    """Longest run of harbors along lines of ``length`` squares (``step`` apart), the lines
-    starting ``line_step`` apart."""
-    best = 0
-    for line in range(lines):
-        n = 0
-        for k in range(length):
-            n = n + 1 if _is_harbor(city[line * line_step + k * step]) else 0
-            best = max(best, n)
-    return best
-
-
-def placement_value(city: list[Building | None], mode: Mode, btype: int, q: int) -> float:
+def placement_value(
+    city: list[Building | None], mode: Mode, btype: int, q: int, runs: tuple[int, int] | None = None
+) -> float:
     """Rough VP of putting a building of type ``btype`` on square ``q`` of ``city``. An
         office tower is valued by its exact gain to the office towers' score (:func:`office_gain`,
-        R15), a harbor by its exact gain to the runs' score (:func:`harbor_gain`, R14), each plus
-    its other neighbours' synergy."""
+        R15), a harbor by its exact gain to the runs' score (:func:`harbor_gain`, R14; ``runs``:
+    the city's :func:`harbor_runs` if known), each plus its other neighbours' synergy."""
     geo = GEOMETRY[mode]
     below = city[q]
     if below is not None:  # a stack: the floor increment is the gain
@@ -140,7 +153,7 @@ def placement_value(city: list[Building | None], mode: Mode, btype: int, q: int)
     if btype == _O:
         v += office_gain(city, mode, q)
     elif btype == _H:
-        v += harbor_gain(city, mode, q)
+        v += harbor_gain(city, mode, q, runs)
     for n in geo.neighbours[q]:
         b = city[n]
         if b is not None:
@@ -166,6 +179,7 @@ def ordered_moves(state: GameState) -> list[Move]:
         mode = state.config.mode
         city = state.cities[state.current_player]
         geo = GEOMETRY[mode]
+        runs = harbor_runs(city, mode)
         for i, m in enumerate(moves):
             assert isinstance(m, Take)
             q = DESIGNATED[m.slot][m.architect]
@@ -179,7 +193,7 @@ def ordered_moves(state: GameState) -> list[Move]:
                 value = (
                     max(
                         (
-                            placement_value(city, mode, btype, s)
+                            placement_value(city, mode, btype, s, runs)
                             for s in geo.eligible[m.architect]
                             if city[s] is None
                         ),
@@ -198,8 +212,9 @@ def ordered_moves(state: GameState) -> list[Move]:
         cols = GEOMETRY[mode].cols
         city = state.cities[state.current_player]
         btype = _TILE_TYPE[state.pending_tile]
+        place_runs = harbor_runs(city, mode) if btype == _H else None
         builds = [
-            (placement_value(city, mode, btype, (m.row - 1) * cols + m.col - 1), -i, m)
+            (placement_value(city, mode, btype, (m.row - 1) * cols + m.col - 1, place_runs), -i, m)
             for i, m in enumerate(moves)
             if isinstance(m, Build)
         ]
@@ -222,11 +237,12 @@ def rollout_move(state: GameState, rng: random.Random, epsilon: float = 0.1) -> 
         cols = GEOMETRY[mode].cols
         city = state.cities[state.current_player]
         btype = _TILE_TYPE[state.pending_tile]
+        runs = harbor_runs(city, mode) if btype == _H else None
         best: Move = DISCARD
         best_v = 0.0
         for m in moves:
             if isinstance(m, Build):
-                v = placement_value(city, mode, btype, (m.row - 1) * cols + m.col - 1)
+                v = placement_value(city, mode, btype, (m.row - 1) * cols + m.col - 1, runs)
                 if v > best_v:
                     best, best_v = m, v
         return best
