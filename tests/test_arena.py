@@ -468,9 +468,9 @@ def test_help_explains_rotation_and_bots(capsys: pytest.CaptureFixture[str]) -> 
         "--jobs",
     ):
         assert needle in text
-    from quadropolis.bots import LEVELS
+    from quadropolis.bots import LEVEL_DETAILS
 
-    for level, what in LEVELS.items():
+    for level, what in LEVEL_DETAILS.items():
         assert level in text and what[:30] in text
 
 

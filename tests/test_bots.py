@@ -21,6 +21,7 @@ from quadropolis import (
 )
 from quadropolis.bots import (
     BOT_NAMES,
+    LEVEL_DETAILS,
     LEVELS,
     SEARCH_LEVELS,
     GreedyBot,
@@ -34,6 +35,7 @@ from quadropolis.bots import (
     play_match,
 )
 from quadropolis.bots.base import HIDDEN_SEED
+from quadropolis.bots.levels import describe
 from quadropolis.bots.mcts import greedy_prior
 from quadropolis.bots.policy import harbor_gain, office_gain, ordered_moves, placement_value
 from quadropolis.city import GEOMETRY
@@ -239,7 +241,8 @@ def test_bad_bot_specs(spec: str, message: str) -> None:
 
 def test_levels_are_named_and_built() -> None:
     assert list(LEVELS) == ["easy", "medium", "hard", "expert"] and set(LEVELS) <= set(BOT_NAMES)
-    assert set(SEARCH_LEVELS) == {"medium", "hard", "expert"}
+    assert set(SEARCH_LEVELS) == {"medium", "hard", "expert"} and list(LEVEL_DETAILS) == list(LEVELS)
+    assert "1,200 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
     hard = make_bot("hard")
     level = SEARCH_LEVELS["hard"]
     assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations

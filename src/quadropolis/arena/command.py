@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import BOT_NAMES, LEVELS, make_bot
+from ..bots import BOT_NAMES, LEVEL_DETAILS, make_bot
 from ..cli.options import RULES_EPILOG, CliError, add_variant_options, load_json_text, positive_int
 from ..config import GameConfig
 from ..tiles import Mode
@@ -62,7 +62,7 @@ A progress bar with ETA is shown on stderr (--quiet hides it)."""
 def _epilog() -> str:
     levels = "\n".join(
         textwrap.fill(what, 90, initial_indent=f"  {name:<8} ", subsequent_indent=" " * 11)
-        for name, what in LEVELS.items()
+        for name, what in LEVEL_DETAILS.items()
     )
     return (
         f"bots: {', '.join(BOT_NAMES)}\n"

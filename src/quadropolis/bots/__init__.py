@@ -23,7 +23,7 @@ from typing import Final
 from ..errors import ConfigError, quote
 from .analysis import Analysis, Candidate, analyse, analysis_seed
 from .base import Bot, determinize, observe
-from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS, SearchLevel
+from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, SearchLevel
 from .match import BotError, MatchResult, bot_rng, play_match
 from .mcts import MCTSBot, search
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
@@ -184,6 +184,7 @@ __all__ = [
     "BUDGET_CAPS",
     "EASY_EPSILON",
     "LEVELS",
+    "LEVEL_DETAILS",
     "MCTS_ITERATIONS",
     "SEARCH_LEVELS",
     "Analysis",

@@ -44,10 +44,11 @@ SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
 }
 
 
-def _describe(level: SearchLevel) -> str:
-    where = (
-        "one process" if level.workers == 1 else f"{level.trees} trees searched in {level.workers} processes"
-    )
+def describe(level: SearchLevel) -> str:
+    """A search level's settings in a line (``--help``, the README)."""
+    where = "one process"
+    if level.workers > 1:
+        where = f"{level.trees} trees searched in {level.workers} processes"
     return (
         f"MCTS, {level.iterations:,} iterations per take (a third of that per build), {where}; "
         f"rollouts of {level.horizon} actions per player, then exact scoring; "
@@ -55,10 +56,25 @@ def _describe(level: SearchLevel) -> str:
     )
 
 
-#: What each difficulty level is, weakest first (shown by ``--help``, the lobby and the README).
+#: What each difficulty level is for a player, weakest first (the browser's lobby,
+#: ``GET /api/levels``, ``quadropolis play --help``). The claims are the README's measurements.
 LEVELS: Final[dict[str, str]] = {
-    "easy": f"greedy, but a random legal move {EASY_EPSILON:.0%} of the time (instant)",
-    **{name: _describe(level) for name, level in SEARCH_LEVELS.items()},
+    "easy": (
+        f"A beginner: usually the move that scores most at once, but a random one {EASY_EPSILON:.0%} "
+        "of the time. Instant."
+    ),
+    "medium": "A casual player that looks a few turns ahead with a short search. About 0.1 s a move.",
+    "hard": (
+        "A strong player: a deeper search that beats the one-move-ahead greedy bot in about 9 games "
+        "of 10. Under a second a move."
+    ),
+    "expert": "The strongest: five times the search of hard. Up to about 3 s a move.",
 }
 
-__all__ = ["EASY_EPSILON", "LEVELS", "SEARCH_LEVELS", "SearchLevel"]
+#: The same levels in their settings (``quadropolis arena --help``, the README).
+LEVEL_DETAILS: Final[dict[str, str]] = {
+    "easy": f"greedy, but a random legal move {EASY_EPSILON:.0%} of the time (instant)",
+    **{name: describe(level) for name, level in SEARCH_LEVELS.items()},
+}
+
+__all__ = ["EASY_EPSILON", "LEVELS", "LEVEL_DETAILS", "SEARCH_LEVELS", "SearchLevel", "describe"]

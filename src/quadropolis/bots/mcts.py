@@ -58,9 +58,9 @@ from .simple import GreedyBot
 MARGIN_SCALE: Final = 15.0
 #: Rollout actions per player (takes and builds; a rollout is ``horizon * players`` actions)
 #: after the tree before the leaf is evaluated, by mode when a bot does not set it; 0 plays
-#: to the end of the game. Classic keeps whole rollouts: they reached the strength targets
-#: (README, "Strength"); truncation looked stronger there too in small runs, but switching
-#: needs the Classic arenas measured again.
+#: to the end of the game. Plain ``mcts`` keeps whole Classic rollouts (its measured
+#: history); the difficulty levels set 6 in both modes (:mod:`quadropolis.bots.levels`,
+#: README "Difficulty levels": stronger and cheaper in Classic too).
 DEFAULT_HORIZON: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 6}
 #: VP credited at a truncated leaf for each inhabitant or energy unit held but unused: the
 #: final scoring counts it -1, yet mid-game it can still activate a building to come, so
