@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,17 @@ def site_codes(page: Any) -> dict[str, str]:
     )
 
 
+def settled_site(page: Any, expected: dict[str, str], seconds: float = 10.0) -> dict[str, str]:
+    """The site as drawn once it equals ``expected``, or as drawn after ``seconds``: the move
+    counter changes as soon as the scrubber moves, the site when the position has loaded."""
+    deadline = time.monotonic() + seconds
+    drawn = site_codes(page)
+    while drawn != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        drawn = site_codes(page)
+    return drawn
+
+
 def expected_site(record: GameRecord, at: int) -> dict[str, str]:
     state = new_game(record.config)
     for text in record.moves[:at]:
@@ -177,16 +189,16 @@ def test_the_replay_viewer_steps_back_and_forth(server: Server, browser: Any) ->
     page.get_by_test_id("scrubber").fill(str(target))
     at.filter(has_text=f"Move {target} of").wait_for()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
-    assert site_codes(page) == expected_site(record, target)
+    assert settled_site(page, expected_site(record, target)) == expected_site(record, target)
     page.get_by_test_id("step-forward").click()
     at.filter(has_text=f"Move {target + 1} of").wait_for()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
-    assert site_codes(page) == expected_site(record, target + 1)
+    assert settled_site(page, expected_site(record, target + 1)) == expected_site(record, target + 1)
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     at.filter(has_text=f"Move {target - 1} of").wait_for()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
-    assert site_codes(page) == expected_site(record, target - 1)
+    assert settled_site(page, expected_site(record, target - 1)) == expected_site(record, target - 1)
     page.get_by_role("button", name="Round 2").click()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
     assert "Round 2" in page.locator(".turn-banner").inner_text()
