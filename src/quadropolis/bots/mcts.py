@@ -11,7 +11,8 @@
 * **Pruning and progressive widening.** Children come from
   :func:`~quadropolis.bots.policy.ordered_moves` (duplicates pruned, best-first by a cheap
   prior); a node with ``n`` visits may have ``ceil(pw_c * n ** pw_alpha)`` children.
-* **Progressive bias at the root** (``bias`` > 0, the levels): every root move gets
+* **Progressive bias at the root** (``bias`` > 0; off in the levels, where it measured no
+  gain): every root move gets
   ``greedy``'s value (the mover's projected final score after it, exact scoring, R12;
   :func:`greedy_prior`), the root's children are ordered by it, and a move worse than the
   best by ``d`` VP starts with a handicap ``bias * d / MARGIN_SCALE`` on its selection value
