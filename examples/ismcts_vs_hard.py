@@ -14,15 +14,19 @@ time per move, in 2-player games of the OpenSpiel game ``python_quadropolis``.
   times of both sides are reported, so the equality can be checked.
 
 Prints the bot's win share (R13: a tie counts 1/2) with a 95% Wilson interval, per seat, the
-mean scores and the mean times per decision; ``--out`` writes every game as JSON::
+mean scores and the mean times per decision; ``--out`` writes every game as JSON, rewritten
+after each game, so an interrupted run keeps the games it finished; ``--resume`` plays only
+the games not in ``--out`` yet (same mode, bot and first seed) and reports on all of them::
 
     python examples/ismcts_vs_hard.py --mode classic --games 200 --jobs 2 --out classic.json
+    python examples/ismcts_vs_hard.py --mode classic --games 200 --jobs 2 --out classic.json --resume
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -155,8 +159,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     )
     ap.add_argument("--initial-place", type=float, default=0.08, help="... before its first build/discard")
     ap.add_argument("--jobs", type=int, default=1, help="games played in parallel (one core each)")
-    ap.add_argument("--out", help="write every game as JSON")
+    ap.add_argument("--out", help="write every game as JSON (after each game)")
+    ap.add_argument("--resume", action="store_true", help="keep the games already in --out")
     args = ap.parse_args(argv)
+    games = _finished(args) if args.resume else []
+    done = {g["seed"] for g in games}
     tasks = [
         {
             "mode": args.mode,
@@ -167,23 +174,52 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             "initial": {"take": args.initial_take, "place": args.initial_place},
         }
         for g in range(args.games)
+        if args.seed + g not in done
     ]
-    games: list[dict[str, Any]] = []
     start = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             for result in pool.map(play_game, tasks):
-                games.append(result)
-                _progress(games, start)
+                _record(games, result, args, start)
     else:
         for task in tasks:
-            games.append(play_game(task))
-            _progress(games, start)
-    print(summarize(games, args.bot))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump({"args": vars(args), "games": games}, f)
+            _record(games, play_game(task), args, start)
+    games.sort(key=lambda g: int(g["seed"]))
+    if games:
+        print(summarize(games, args.bot))
     return games
+
+
+def _finished(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The games of ``--out`` from an earlier run of the same match (none if no file)."""
+    if not args.out:
+        sys.exit("--resume needs --out FILE")
+    try:
+        with open(args.out, encoding="utf-8") as f:
+            saved = json.load(f)
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as e:
+        sys.exit(f"{args.out}: cannot resume from it: {e}")
+    before = saved.get("args", {}) if isinstance(saved, dict) else {}
+    for key in ("mode", "bot", "seed", "uct_c"):
+        if before.get(key) != getattr(args, key):
+            sys.exit(f"{args.out}: an earlier run with {key}={before.get(key)!r}, not {getattr(args, key)!r}")
+    last = args.seed + args.games
+    return [g for g in saved["games"] if args.seed <= g["seed"] < last]
+
+
+def _record(
+    games: list[dict[str, Any]], game: dict[str, Any], args: argparse.Namespace, start: float
+) -> None:
+    """Keep a finished game, show it, and save every game so far (a crash loses none)."""
+    games.append(game)
+    _progress(games, start)
+    if args.out:
+        tmp = f"{args.out}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"args": vars(args), "games": games}, f)
+        os.replace(tmp, args.out)  # atomic: the file is always a whole JSON document
 
 
 def _progress(games: list[dict[str, Any]], start: float) -> None:

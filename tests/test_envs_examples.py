@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pytest
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -64,3 +66,18 @@ def test_the_ismcts_harness_plays_and_summarizes() -> None:
         assert g["times"]["bot"]["take"] and g["times"]["ismcts"]["take"]
     text = harness.summarize(games, "greedy")
     assert "greedy vs OpenSpiel ISMCTS: 2 games" in text and "95% CI" in text
+
+
+def test_the_ismcts_harness_saves_each_game_and_resumes(tmp_path: Path) -> None:
+    harness = _load("ismcts_vs_hard")
+    out = tmp_path / "match.json"
+    quick = ["--bot", "greedy", "--initial-take", "0.01", "--initial-place", "0.01", "--out", str(out)]
+    first = harness.main(["--games", "2", *quick])
+    assert [g["seed"] for g in json.loads(out.read_text())["games"]] == [1, 2]
+    games = harness.main(["--games", "4", "--resume", *quick])
+    assert [g["seed"] for g in games] == [1, 2, 3, 4]
+    assert games[:2] == first  # kept, not replayed (ISMCTS is timed: a replay would differ)
+    assert [g["bot_seat"] for g in games] == [0, 1, 0, 1]
+    assert json.loads(out.read_text())["games"] == games
+    with pytest.raises(SystemExit, match="bot='greedy', not 'random'"):
+        harness.main(["--games", "4", "--resume", *quick, "--bot", "random"])
