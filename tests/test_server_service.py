@@ -277,6 +277,9 @@ def test_takeover_plays_for_an_absent_player_and_hands_back(
             # seat 1 plays its turns; seat 0 comes back: the bot stops
             await service.connected(new.game, [0])
             assert not service.presence(game)[0].bot_playing
+            # A bot move decided before the player came back may still be being stored: it
+            # lands (the guard ran before the return); wait for it, then no bot may move.
+            await service.idle()
             await play_until(service, new.game, {1: new.tokens[1]}, lambda x: x.state.current_player == 0)
             version = game.version
             await asyncio.sleep(1.5)
