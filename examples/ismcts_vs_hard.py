@@ -201,7 +201,9 @@ def _finished(args: argparse.Namespace) -> list[dict[str, Any]]:
         return []
     except (OSError, ValueError) as e:
         sys.exit(f"{args.out}: cannot resume from it: {e}")
-    before = saved.get("args", {}) if isinstance(saved, dict) else {}
+    if not (isinstance(saved, dict) and isinstance(saved.get("games"), list)):
+        sys.exit(f"{args.out}: cannot resume from it: not a file this harness wrote")
+    before = saved.get("args", {})
     for key in ("mode", "bot", "seed", "uct_c"):
         if before.get(key) != getattr(args, key):
             sys.exit(f"{args.out}: an earlier run with {key}={before.get(key)!r}, not {getattr(args, key)!r}")

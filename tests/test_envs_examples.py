@@ -81,3 +81,6 @@ def test_the_ismcts_harness_saves_each_game_and_resumes(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["games"] == games
     with pytest.raises(SystemExit, match="bot='greedy', not 'random'"):
         harness.main(["--games", "4", "--resume", *quick, "--bot", "random"])
+    out.write_text('{"games": 3}')
+    with pytest.raises(SystemExit, match="not a file this harness wrote"):
+        harness.main(["--games", "4", "--resume", *quick])
