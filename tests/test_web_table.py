@@ -189,16 +189,19 @@ def test_the_replay_viewer_steps_back_and_forth(server: Server, browser: Any) ->
     page.get_by_test_id("scrubber").fill(str(target))
     at.filter(has_text=f"Move {target} of").wait_for()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
-    assert settled_site(page, expected_site(record, target)) == expected_site(record, target)
+    want = expected_site(record, target)
+    assert settled_site(page, want) == want
     page.get_by_test_id("step-forward").click()
     at.filter(has_text=f"Move {target + 1} of").wait_for()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
-    assert settled_site(page, expected_site(record, target + 1)) == expected_site(record, target + 1)
+    want = expected_site(record, target + 1)
+    assert settled_site(page, want) == want
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     at.filter(has_text=f"Move {target - 1} of").wait_for()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
-    assert settled_site(page, expected_site(record, target - 1)) == expected_site(record, target - 1)
+    want = expected_site(record, target - 1)
+    assert settled_site(page, want) == want
     page.get_by_role("button", name="Round 2").click()
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
     assert "Round 2" in page.locator(".turn-banner").inner_text()
