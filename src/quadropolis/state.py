@@ -30,20 +30,37 @@ def lay_out(config: GameConfig, rnd: int) -> tuple[list[int], int]:
     """The construction site at the start of round ``rnd``: tile ids per site square and the
     bitmask of face-down squares (R4). Drawn from the seed alone (a Fisher-Yates shuffle of
     the round's tiles in manifest order driven by ``random.Random("quadropolis/SEED/ROUND")``),
-    so the same seed always gives the same layouts on every platform."""
-    tiles = list(_ROUND_IDS[config.mode][rnd])
-    rand = random.Random(f"quadropolis/{config.seed}/{rnd}").random
+    so the same seed always gives the same layouts on every platform. A new list each call."""
+    key = (config.mode, config.players, config.seed, rnd)
+    drawn = _LAYOUTS.get(key)
+    if drawn is None:
+        # Remembered (bounded) because games that share a seed lay out the same rounds again:
+        # OpenSpiel's states all use one hidden seed (their layouts are dealt by chance, so
+        # the engine's is cleared at once) and ISMCTS replays whole histories from it. Seeding
+        # ``random.Random`` with a string (SHA-512) is most of the cost of a layout.
+        if len(_LAYOUTS) >= _LAYOUTS_MAX:
+            _LAYOUTS.clear()
+        drawn = _LAYOUTS[key] = _draw_layout(config.mode, config.players, config.seed, rnd)
+    return list(drawn[0]), drawn[1]
+
+
+def _draw_layout(mode: Mode, players: int, seed: int, rnd: int) -> tuple[tuple[int, ...], int]:
+    tiles = list(_ROUND_IDS[mode][rnd])
+    rand = random.Random(f"quadropolis/{seed}/{rnd}").random
     # Own shuffle rather than random.shuffle: one float per swap is several times faster and
     # its output is fixed by this code alone.
     for i in range(len(tiles) - 1, 0, -1):
         j = int(rand() * (i + 1))
         tiles[i], tiles[j] = tiles[j], tiles[i]
     face_down = 0
-    players = config.players
     for q, tid in enumerate(tiles):
         if _MIN_PLAYERS[tid] > players:
             face_down |= 1 << q
-    return tiles, face_down
+    return tuple(tiles), face_down
+
+
+_LAYOUTS: dict[tuple[Mode, int, int, int], tuple[tuple[int, ...], int]] = {}
+_LAYOUTS_MAX: Final = 4096
 
 
 _ROUND_IDS: Final = {
