@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from quadropolis import GameConfig, GameState, Mode, Take, apply, legal_moves, new_game
 from quadropolis.city import GEOMETRY
+from quadropolis.moves import move_number
+from quadropolis.rules import legal_move_numbers
 from quadropolis.state import TAKE
 
 CASES = [(m, p) for m in Mode for p in (2, 3, 4)]
@@ -23,6 +25,8 @@ def play(config: GameConfig, rng: random.Random, check: bool = True) -> tuple[Ga
         legal = legal_moves(s)
         assert legal, "R7: a legal move always exists until the game ends"
         assert len(set(legal)) == len(legal)
+        numbers = [move_number(m) for m in legal]
+        assert numbers == sorted(numbers) and legal_move_numbers(s) == numbers
         m = rng.choice(legal)
         moves.append(str(m))
         s = apply(s, m)
@@ -86,3 +90,21 @@ def test_each_player_acts_four_times_per_round_in_seat_order(mode: Mode, players
 def test_different_seeds_give_different_layouts() -> None:
     layouts = {tuple(new_game(GameConfig(seed=s)).site) for s in range(50)}
     assert len(layouts) == 50
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CASES), st.sampled_from(["lines", "square"]), st.integers(0, 2**32))
+def test_legal_move_numbers_are_the_numbers_of_the_legal_moves_under_every_variant(
+    case: tuple[Mode, int], blocks: str, seed: int
+) -> None:
+    # legal_move_numbers is made from the same tables as legal_moves, not from its moves: it
+    # must list exactly their numbers, ascending, in every position (R5 lines or the square
+    # variant's designated-square rule, stacks included).
+    mode, players = case
+    s = new_game(GameConfig(mode=mode, players=players, seed=seed, urbanist_blocks=blocks))
+    rng = random.Random(seed)
+    while not s.is_over:
+        legal = legal_moves(s)
+        assert legal_move_numbers(s) == [move_number(m) for m in legal]
+        s = apply(s, rng.choice(legal))
+    assert legal_move_numbers(s) == [] == legal_moves(s)

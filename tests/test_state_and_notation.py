@@ -274,3 +274,17 @@ def test_remembered_layouts_are_fresh_lists_equal_to_a_new_draw() -> None:
     for seed in range(state_module._LAYOUTS_MAX + 10):
         state_module.lay_out(GameConfig(mode=Mode.CLASSIC, players=2, seed=seed), 1)
     assert len(state_module._LAYOUTS) <= state_module._LAYOUTS_MAX
+
+
+def test_move_numbers_follow_the_documented_formulas() -> None:
+    from quadropolis.moves import MOVES, move_number
+
+    assert len(MOVES) == 121 and len(set(MOVES)) == 121
+    for k, m in enumerate(MOVES):
+        assert move_number(m) == k
+        assert move_number(Move.parse(str(m))) == k  # interned
+    assert move_number(Take(3, SLOT_INDEX["L4"])) == SLOT_INDEX["L4"] * 5 + 2  # made by hand
+    assert move_number(Build(2, 3)) == 100 + 5 + 2
+    assert move_number(DISCARD) == 120
+    with pytest.raises(TypeError):
+        move_number("3L4")  # type: ignore[arg-type]

@@ -137,3 +137,30 @@ BUILDS: Final = cast(
     ((None,) * 6, *((None, *(Build(r, c) for c in range(1, 6))) for r in range(1, 5))),
 )
 DISCARD: Final = Discard()
+
+#: Every move, numbered in the order in which :func:`quadropolis.rules.legal_moves` lists
+#: them: ``MOVES[k]`` is move number ``k``. Takes by slot then architect
+#: (``slot * 5 + architect - 1``: 0-99), builds square by square, row by row
+#: (``100 + (row - 1) * 5 + col - 1``: 100-119), discard (120). Adapters that index moves
+#: (the RL action space) use these numbers.
+MOVES: Final[tuple[Move, ...]] = (
+    *(TAKES[s][a] for s in range(20) for a in range(1, 6)),
+    *(BUILDS[r][c] for r in range(1, 5) for c in range(1, 6)),
+    DISCARD,
+)
+_NUMBER_OF_ID: Final = {id(m): k for k, m in enumerate(MOVES)}
+
+
+def move_number(move: Move) -> int:
+    """The number of ``move`` (its index in :data:`MOVES`): equal moves, interned or made by
+    hand, have the same number."""
+    k = _NUMBER_OF_ID.get(id(move))  # the interned moves (what legal_moves hands out)
+    if k is not None:
+        return k
+    if isinstance(move, Take):
+        return move.slot * 5 + move.architect - 1
+    if isinstance(move, Build):
+        return 100 + (move.row - 1) * 5 + move.col - 1
+    if isinstance(move, Discard):
+        return 120
+    raise TypeError(f"not a move: {move!r}")

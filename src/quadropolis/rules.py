@@ -1,6 +1,7 @@
 """The rules of play: which moves are legal, and what a move does.
 
-:func:`legal_moves` is the single source of truth for legality. :func:`apply` validates a
+:func:`legal_moves` is the single source of truth for legality (:func:`legal_move_numbers`
+lists the same moves by number, from the same tables). :func:`apply` validates a
 move against it and returns a new state, raising :class:`IllegalMoveError` with the rule
 broken; :func:`apply_unchecked` mutates a state in place without validation, for search."""
 
@@ -12,7 +13,7 @@ from .buildings import BuildingType
 from .city import GEOMETRY, Building
 from .config import GameConfig
 from .errors import IllegalMoveError
-from .moves import BUILDS, DISCARD, TAKES, Build, Discard, Move, Take
+from .moves import BUILDS, DISCARD, TAKES, Build, Discard, Move, Take, move_number
 from .site import BLOCKED_SLOTS, DESIGNATED, SLOT_NAMES, square_name, urbanist_block_reason
 from .state import (
     OVER,
@@ -64,10 +65,12 @@ def _free_slots(state: GameState) -> int:
 
 
 def legal_moves(state: GameState) -> list[Move]:
-    """Every legal move in ``state``, in a fixed order (takes by slot then architect; builds
-    by square, then ``discard``). Empty when the game is over."""
+    """Every legal move in ``state``, in a fixed order: takes by slot then architect, builds
+    by square, then ``discard`` (ascending move numbers, :data:`quadropolis.moves.MOVES`).
+    Empty when the game is over."""
     phase = state.phase
     if phase == TAKE:
+        # Inlined (as in legal_move_numbers): this is the search's hottest function.
         free = _free_slots(state)
         if state.config.mode is Mode.CLASSIC:
             avail = ~state.architects[(state.starter + state.position) % state.config.players] & 0b11110
@@ -79,10 +82,10 @@ def legal_moves(state: GameState) -> list[Move]:
                     avail |= 1 << a
         lo = _TAKE_HALF.get((free & 1023, avail))
         if lo is None:
-            lo = _take_half(free & 1023, avail, 0)
+            lo = _take_half(free & 1023, avail, 0)[0]
         hi = _TAKE_HALF.get((1024 | free >> 10, avail))
         if hi is None:
-            hi = _take_half(free >> 10, avail, 10)
+            hi = _take_half(free >> 10, avail, 10)[0]
         moves: list[Move] = [*lo, *hi]
         if state.config.urbanist_blocks == "square" and state.urbanist >= 0:
             u = state.urbanist
@@ -93,17 +96,54 @@ def legal_moves(state: GameState) -> list[Move]:
     return []
 
 
-# Take moves for one half (10 slots) of the slots, by (free-slot bits of that half, bitmask of
-# architect numbers available), filled lazily: generation becomes two lookups (performance).
+def legal_move_numbers(state: GameState) -> list[int]:
+    """The numbers (:func:`quadropolis.moves.move_number`) of :func:`legal_moves`, in the
+    same, ascending, order, made from the same tables without making the moves: for adapters
+    that index moves (the RL action masks), where numbering each move would cost more than
+    listing them."""
+    # The same steps as legal_moves, on numbers (a property test ties the two together).
+    phase = state.phase
+    if phase == TAKE:
+        free = _free_slots(state)
+        if state.config.mode is Mode.CLASSIC:
+            avail = ~state.architects[(state.starter + state.position) % state.config.players] & 0b11110
+        else:
+            pool = state.architects
+            avail = 0
+            for a in (1, 2, 3, 4, 5):
+                if pool[a]:
+                    avail |= 1 << a
+        lo = _TAKE_HALF_NUMBERS.get((free & 1023, avail))
+        if lo is None:
+            lo = _take_half(free & 1023, avail, 0)[1]
+        hi = _TAKE_HALF_NUMBERS.get((1024 | free >> 10, avail))
+        if hi is None:
+            hi = _take_half(free >> 10, avail, 10)[1]
+        numbers = [*lo, *hi]
+        if state.config.urbanist_blocks == "square" and state.urbanist >= 0:
+            u = state.urbanist
+            return [k for k in numbers if _DESIGNATED_BY_NUMBER[k] != u]
+        return numbers
+    if phase == PLACE:
+        return [*_build_numbers(state), _DISCARD_NUMBER]
+    return []
+
+
+# The takes of one half (10 slots) of the slots, by (free-slot bits of that half, or 1024 |
+# those bits for slots 10-19; bitmask of the architect numbers available), and their numbers:
+# filled lazily, generation becomes two lookups (performance).
 _TAKE_HALF: dict[tuple[int, int], tuple[Take, ...]] = {}
+_TAKE_HALF_NUMBERS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def _take_half(bits: int, avail: int, offset: int) -> tuple[Take, ...]:
+def _take_half(bits: int, avail: int, offset: int) -> tuple[tuple[Take, ...], tuple[int, ...]]:
     moves = tuple(
         TAKES[offset + s][a] for s in range(10) if bits >> s & 1 for a in range(1, 6) if avail >> a & 1
     )
-    _TAKE_HALF[((1024 if offset else 0) | bits, avail)] = moves
-    return moves
+    key = ((1024 if offset else 0) | bits, avail)
+    numbers = _TAKE_HALF_NUMBERS[key] = tuple(map(move_number, moves))
+    _TAKE_HALF[key] = moves
+    return moves, numbers
 
 
 def _build_moves(state: GameState) -> list[Move]:
@@ -113,34 +153,53 @@ def _build_moves(state: GameState) -> list[Move]:
     out: list[Move] = [m for q, m in _ELIGIBLE_BUILDS[mode][n] if city[q] is None]
     btype = _TILE_TYPE[state.pending_tile]
     if btype in _STACKABLE[mode]:
-        geo = GEOMETRY[mode]
-        cols = geo.cols
-        stacks = [
-            BUILDS[q // cols + 1][q % cols + 1]
-            for q in range(geo.size)
-            if geo.can_stack(city[q], btype, n, q)
-        ]
+        stacks = _stack_squares(mode, city, btype, n)
         if stacks:
-            out = sorted([*out, *stacks], key=_square_order)
+            squares = sorted([q for q, _ in _ELIGIBLE_BUILDS[mode][n] if city[q] is None] + stacks)
+            return [_BUILD_AT[mode][q] for q in squares]
     return out
 
 
-def _square_order(m: Move) -> tuple[int, int]:
-    assert isinstance(m, Build)
-    return (m.row, m.col)
+def _build_numbers(state: GameState) -> list[int]:
+    mode = state.config.mode
+    city = state.cities[(state.starter + state.position) % state.config.players]
+    n = state.pending_architect
+    out = [k for q, k in _ELIGIBLE_NUMBERS[mode][n] if city[q] is None]
+    btype = _TILE_TYPE[state.pending_tile]
+    if btype in _STACKABLE[mode]:
+        stacks = _stack_squares(mode, city, btype, n)
+        if stacks:
+            out = sorted(out + [_BUILD_NUMBER[mode][q] for q in stacks])
+    return out
 
 
-#: _ELIGIBLE_BUILDS[mode][n]: (square, Build move) for the squares architect #n may use.
-_ELIGIBLE_BUILDS: Final = {
+def _stack_squares(mode: Mode, city: list[Building | None], btype: BuildingType, n: int) -> list[int]:
+    """The squares where architect #``n`` may stack a ``btype`` building (R8/R16)."""
+    geo = GEOMETRY[mode]
+    return [q for q in range(geo.size) if geo.can_stack(city[q], btype, n, q)]
+
+
+#: _BUILD_AT[mode][q]: the move that builds on city square q; _BUILD_NUMBER: its number.
+_BUILD_AT: Final = {
     mode: tuple(
-        tuple(
-            (q, BUILDS[q // GEOMETRY[mode].cols + 1][q % GEOMETRY[mode].cols + 1])
-            for q in sorted(GEOMETRY[mode].eligible[n])
-        )
-        for n in range(6)
+        BUILDS[q // GEOMETRY[mode].cols + 1][q % GEOMETRY[mode].cols + 1] for q in range(GEOMETRY[mode].size)
     )
     for mode in Mode
 }
+_BUILD_NUMBER: Final = {mode: tuple(map(move_number, builds)) for mode, builds in _BUILD_AT.items()}
+#: _ELIGIBLE_BUILDS[mode][n]: (square, Build move) for the squares architect #n may use when
+#: empty, ascending; _ELIGIBLE_NUMBERS: (square, the move's number).
+_ELIGIBLE_BUILDS: Final = {
+    mode: tuple(tuple((q, _BUILD_AT[mode][q]) for q in sorted(GEOMETRY[mode].eligible[n])) for n in range(6))
+    for mode in Mode
+}
+_ELIGIBLE_NUMBERS: Final = {
+    mode: tuple(tuple((q, move_number(m)) for q, m in squares) for squares in table)
+    for mode, table in _ELIGIBLE_BUILDS.items()
+}
+_DISCARD_NUMBER: Final = move_number(DISCARD)
+#: The site square a take's urbanist goes to, by the take's number (the square variant).
+_DESIGNATED_BY_NUMBER: Final = tuple(DESIGNATED[k // 5][k % 5 + 1] for k in range(100))
 
 
 def explain_illegal(state: GameState, move: Move) -> str | None:
