@@ -12,8 +12,10 @@ fixed-shape observation vector with named views, an observation text, and the re
 :func:`action_to_move` / :func:`move_to_action` round-trip the engine's notation
 (``str(action_to_move(a))`` is ``3L4``, ``r2c3`` or ``discard``). :func:`legal_actions` and
 :func:`action_mask` (a new array; :func:`shared_action_mask`, the same read-only and cached)
-are built from :func:`quadropolis.legal_moves`, the only source of legality; the engine lists
-legal moves in ascending action order.
+are built from the engine's legal moves (:func:`quadropolis.rules.legal_move_numbers`, the
+numbers of :func:`quadropolis.legal_moves`, the only source of legality): an action is the
+engine's move number (:data:`quadropolis.moves.MOVES`), and the engine lists legal moves in
+ascending order.
 
 **Observations** are one float32 vector of :data:`OBSERVATION_SIZE` values seen by one
 *observer* seat: seats are *relative* (0 = the observer, 1 = the next seat in turn order...).
@@ -40,11 +42,11 @@ from ..buildings import KINDS, BuildingType
 from ..city import GEOMETRY, Building
 from ..config import GameConfig
 from ..errors import QuadropolisError
-from ..moves import BUILDS, DISCARD, TAKES, Build, Discard, Move, Take
+from ..moves import MOVES, Build, Discard, Move, Take, move_number
 from ..outcome import Outcome
 from ..phases import PLACE, TAKE
 from ..render import building_label, tile_label
-from ..rules import legal_moves
+from ..rules import legal_move_numbers
 from ..site import BLOCKED_SLOTS, SLOT_NAMES, square_name
 from ..state import GameState
 from ..tiles import ROUNDS, TILES, Mode
@@ -87,14 +89,8 @@ ACTION_BUILD: Final = 100
 ACTION_DISCARD: Final = 120
 NUM_ACTIONS: Final = 121
 
-_ACTION_MOVES: Final[tuple[Move, ...]] = (
-    *(TAKES[slot][a] for slot in range(20) for a in range(1, 6)),
-    *(BUILDS[r][c] for r in range(1, 5) for c in range(1, 6)),
-    DISCARD,
-)
-# Legal-move generation hands out the interned moves of quadropolis.moves (module-level, never
-# freed), so their identity finds the action without hashing a dataclass (performance).
-_ACTION_OF_ID: Final[dict[int, int]] = {id(m): a for a, m in enumerate(_ACTION_MOVES)}
+# The actions are the engine's move numbers (quadropolis.moves.MOVES, the same integers in the
+# same order): legal_move_numbers lists the legal actions directly.
 
 
 def action_to_move(action: int) -> Move:
@@ -105,54 +101,40 @@ def action_to_move(action: int) -> Move:
         raise ActionError(f"an action is an integer 0-{NUM_ACTIONS - 1}, got {action!r}") from None
     if not 0 <= a < NUM_ACTIONS:
         raise ActionError(f"an action is an integer 0-{NUM_ACTIONS - 1}, got {a}")
-    return _ACTION_MOVES[a]
+    return MOVES[a]
 
 
 def move_to_action(move: Move | str) -> int:
-    """The action of a move (or of its notation, e.g. ``"3L4"``). Raises :class:`ActionError`
-    for a move outside the action space (a hand-made ``Take`` with a bad slot...)."""
+    """The action of a move (or of its notation, e.g. ``"3L4"``: :class:`NotationError` if it
+    is not one), its move number. Raises :class:`ActionError` for anything else."""
     if isinstance(move, str):
         move = Move.parse(move)
-    a = _ACTION_OF_ID.get(id(move))
-    if a is not None:
-        return a
-    if isinstance(move, Take) and 1 <= move.architect <= 5 and 0 <= move.slot < 20:
-        return move.slot * 5 + move.architect - 1
-    if isinstance(move, Build) and 1 <= move.row <= 4 and 1 <= move.col <= 5:
-        return ACTION_BUILD + (move.row - 1) * 5 + move.col - 1
-    if isinstance(move, Discard):
-        return ACTION_DISCARD
+    if isinstance(move, (Take, Build, Discard)):
+        return move_number(move)
     raise ActionError(f"{move!r} has no action")
 
 
 def legal_actions(state: GameState) -> list[int]:
-    """The legal actions, ascending (from :func:`quadropolis.legal_moves`). A new list."""
-    moves = legal_moves(state)
-    try:
-        actions = list(map(_ACTION_OF_ID.__getitem__, map(id, moves)))
-    except KeyError:  # a move that is not one of the interned ones
-        actions = [move_to_action(m) for m in moves]
-    actions.sort()  # already ascending (linear time): OpenSpiel requires it, so make sure
-    return actions
+    """The legal actions, ascending (:func:`quadropolis.rules.legal_move_numbers`: the
+    numbers of :func:`quadropolis.legal_moves`). A new list."""
+    return legal_move_numbers(state)
 
 
 def shared_action_mask(state: GameState) -> npt.NDArray[np.int8]:
     """:func:`action_mask` without the copy: a read-only array shared between calls (for an
     adapter that copies it wherever it hands it out)."""
-    moves = legal_moves(state)
-    try:  # the actions as bytes (each fits in one), in the engine's order: the mask's key
-        key = bytes(map(_ACTION_OF_ID.__getitem__, map(id, moves)))
-    except KeyError:  # a move that is not one of the interned ones
-        key = bytes(sorted(move_to_action(m) for m in moves))
+    key = bytes(legal_move_numbers(state))  # the actions as bytes (each fits in one): the key
     mask = _MASKS.get(key)
     if mask is None:
         # A mask is a function of the legal actions alone: cache it (bounded; performance).
         if len(_MASKS) >= _MASKS_MAX:
             _MASKS.clear()
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        mask[np.frombuffer(key, np.uint8)] = 1  # an index array without a list to convert
-        mask.flags.writeable = False  # shared: mutating it raises
-        _MASKS[key] = mask
+        hot = bytearray(NUM_ACTIONS)
+        for a in key:
+            hot[a] = 1
+        # Read-only (a view of bytes): shared, so mutating it raises. Made from bytes rather
+        # than by numpy indexing, which costs more than this loop for a few dozen actions.
+        mask = _MASKS[key] = np.frombuffer(bytes(hot), np.int8)
     return mask
 
 

@@ -44,14 +44,13 @@ from gymnasium import spaces
 from ..bots import Bot, bot_rng, make_bot, observe
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
-from ..moves import Build
+from ..moves import MOVES, Build
 from ..outcome import outcome, projected_score
 from ..phases import OVER
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..state import GameState
 from ..tiles import Mode
 from .encoding import (
-    _ACTION_MOVES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Encoder,
@@ -174,7 +173,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
             info = self._info()
             info["illegal_action"] = True
             return self._encoder.encode(state, self._agent), self.illegal_reward, True, False, info
-        move = _ACTION_MOVES[a]  # a is a legal action: no need to check it again
+        move = MOVES[a]  # a is a legal action: no need to check it again
         apply_unchecked(state, move)
         self._moves += 1
         reward = 0.0

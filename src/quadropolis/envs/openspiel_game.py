@@ -58,6 +58,7 @@ import pyspiel
 from ..config import GameConfig
 from ..deal import deal_tile, seeded_deal, start_deal, undealt
 from ..errors import ConfigError
+from ..moves import MOVES
 from ..outcome import outcome
 from ..phases import OVER
 from ..render import tile_label
@@ -65,7 +66,6 @@ from ..rules import apply_unchecked, new_game
 from ..state import GameState
 from ..tiles import ROUNDS, TILES, Mode
 from .encoding import (
-    _ACTION_MOVES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     REWARDS,
@@ -93,7 +93,7 @@ _Type = pyspiel.GameType
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _LABEL: Final = tuple(tile_label(t.id) for t in TILES)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
-_NOTATION: Final = tuple(str(m) for m in _ACTION_MOVES)  # of each action
+_NOTATION: Final = tuple(str(m) for m in MOVES)  # of each action
 
 
 def _game_type(utility: Any) -> Any:
