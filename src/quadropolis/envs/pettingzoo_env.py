@@ -46,14 +46,13 @@ from pettingzoo.utils import wrappers
 from ..bots import observe
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
-from ..moves import Build
+from ..moves import MOVES, Build
 from ..outcome import outcome, projected_score
 from ..phases import OVER
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..state import GameState
 from ..tiles import Mode
 from .encoding import (
-    _ACTION_MOVES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Encoder,
@@ -120,6 +119,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         self._state: GameState | None = None
         self._scores = [0] * players
         self._mask: npt.NDArray[np.int8] | None = None
+        self._rewarded = False
 
     # --- PettingZoo API --------------------------------------------------------------------
 
@@ -146,6 +146,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         self._encoder.reset()
         self._scores = [0] * config.players
         self._mask = None
+        self._rewarded = False  # whether self.rewards may hold a non-zero value
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -155,10 +156,12 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         self.agent_selection = self.possible_agents[self._state.current_player]
 
     def observe(self, agent: str) -> ObsDict:
-        state = self._require_state()
+        state = self._state
+        if state is None:
+            raise QuadropolisError("call reset() first")
         seat = self._seat[agent]
         if state.phase != OVER and seat == state.current_player:
-            mask = self._current_mask().copy()
+            mask = (self._current_mask() if self._mask is None else self._mask).copy()
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
@@ -172,29 +175,35 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         if action is None:
             raise IllegalMoveError(f"{agent} must act: None is only for agents whose game is over")
         a = int(action)
-        if not (0 <= a < NUM_ACTIONS and self._current_mask()[a]):
+        mask = self._current_mask() if self._mask is None else self._mask  # observed: known
+        if not (0 <= a < NUM_ACTIONS and mask[a]):
             reason = explain_illegal(state, action_to_move(a)) if 0 <= a < NUM_ACTIONS else "no such action"
             raise IllegalMoveError(f"{agent}: action {a}: {reason}")
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        move = _ACTION_MOVES[a]  # a is a legal action: no need to check it again
+        if self._rewarded:  # most steps reward nothing: skip clearing zeros and adding them
+            self._clear_rewards()
+            self._rewarded = False
+        move = MOVES[a]  # a is a legal action: no need to check it again
         apply_unchecked(state, move)
         self._mask = None
         if self.dense_reward and isinstance(move, Build):
             score = projected_score(state, seat).total
             self.rewards[agent] += self.dense_reward * (score - self._scores[seat])
             self._scores[seat] = score
+            self._rewarded = True
         if state.phase == OVER:
             result = outcome(state)
             for p, r in enumerate(final_rewards(result, self.reward_scheme)):
                 self.rewards[self.possible_agents[p]] += r
+            self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
             for ag in self.agents:
                 self.infos[ag] = {"scores": result.totals, "winners": result.winners}
         else:
             self.agent_selection = self.possible_agents[state.current_player]
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
