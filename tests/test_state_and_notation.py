@@ -254,26 +254,24 @@ def test_printed_vp_only_where_tiles_print_it(cell: dict, message: str) -> None:
 
 
 def test_remembered_layouts_are_fresh_lists_equal_to_a_new_draw() -> None:
-    # lay_out remembers the layouts it drew (OpenSpiel's states share one seed): a caller may
-    # mutate the list it gets (the engine empties site squares in place) without changing
-    # what the next call returns, and a remembered layout equals one drawn afresh.
+    # lay_out remembers the last layout of each round (OpenSpiel's states share one seed): a
+    # caller may mutate the list it gets (the engine empties site squares in place) without
+    # changing what the next call returns, and every call equals a layout drawn afresh.
     from quadropolis import state as state_module
 
     config = GameConfig(mode=Mode.EXPERT, players=3, seed=4242)
     first, face_down = state_module.lay_out(config, 2)
     expected = list(first)
+    assert (expected, face_down) == state_module._draw_layout(Mode.EXPERT, 3, 4242, 2)
     first[:] = [-1] * len(first)  # what a game does to its site
     again = state_module.lay_out(config, 2)
     assert again == (expected, face_down) and again[0] is not first
-    state_module._LAYOUTS.clear()
-    assert state_module.lay_out(config, 2) == (expected, face_down)
-    # the memo is keyed by everything the layout depends on: another player count differs
+    # remembered by seed, mode and player count: another of them is drawn, not reused
     other = state_module.lay_out(GameConfig(mode=Mode.EXPERT, players=4, seed=4242), 2)
     assert other[0] == expected and other[1] != face_down  # same order, fewer tiles face down
-    # and it stays bounded
-    for seed in range(state_module._LAYOUTS_MAX + 10):
-        state_module.lay_out(GameConfig(mode=Mode.CLASSIC, players=2, seed=seed), 1)
-    assert len(state_module._LAYOUTS) <= state_module._LAYOUTS_MAX
+    assert state_module.lay_out(GameConfig(mode=Mode.EXPERT, players=3, seed=4243), 2)[0] != expected
+    assert state_module.lay_out(GameConfig(mode=Mode.CLASSIC, players=3, seed=4242), 2)[0] != expected
+    assert state_module.lay_out(config, 2) == (expected, face_down)
 
 
 def test_move_numbers_follow_the_documented_formulas() -> None:

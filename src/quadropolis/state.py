@@ -31,20 +31,21 @@ def lay_out(config: GameConfig, rnd: int) -> tuple[list[int], int]:
     bitmask of face-down squares (R4). Drawn from the seed alone (a Fisher-Yates shuffle of
     the round's tiles in manifest order driven by ``random.Random("quadropolis/SEED/ROUND")``),
     so the same seed always gives the same layouts on every platform. A new list each call."""
-    key = (config.mode, config.players, config.seed, rnd)
-    drawn = _LAYOUTS.get(key)
-    if drawn is None:
-        # Remembered (bounded) because games that share a seed lay out the same rounds again:
-        # OpenSpiel's states all use one hidden seed (their layouts are dealt by chance, so
-        # the engine's is cleared at once) and ISMCTS replays whole histories from it. Seeding
-        # ``random.Random`` with a string (SHA-512) is most of the cost of a layout.
-        if len(_LAYOUTS) >= _LAYOUTS_MAX:
-            _LAYOUTS.clear()
-        drawn = _LAYOUTS[key] = _draw_layout(config.mode, config.players, config.seed, rnd)
-    return list(drawn[0]), drawn[1]
+    seed = config.seed
+    last = _LAST_LAYOUT[rnd]
+    if last is not None and last[0] == seed and last[1] is config.mode and last[2] == config.players:
+        return list(last[3]), last[4]
+    tiles, face_down = _draw_layout(config.mode, config.players, seed, rnd)
+    # The last layout of each round is remembered, for games that share a seed: OpenSpiel's
+    # states all use one hidden seed (their layouts are dealt by chance and the engine's is
+    # cleared at once) and ISMCTS replays whole histories from it. Seeding random.Random
+    # with a string (SHA-512) is most of a layout's cost. One entry per round, no more: a
+    # growing memo slows playouts, whose seeds are all new, by a few percent (measured).
+    _LAST_LAYOUT[rnd] = (seed, config.mode, config.players, tuple(tiles), face_down)
+    return tiles, face_down
 
 
-def _draw_layout(mode: Mode, players: int, seed: int, rnd: int) -> tuple[tuple[int, ...], int]:
+def _draw_layout(mode: Mode, players: int, seed: int, rnd: int) -> tuple[list[int], int]:
     tiles = list(_ROUND_IDS[mode][rnd])
     rand = random.Random(f"quadropolis/{seed}/{rnd}").random
     # Own shuffle rather than random.shuffle: one float per swap is several times faster and
@@ -56,11 +57,11 @@ def _draw_layout(mode: Mode, players: int, seed: int, rnd: int) -> tuple[tuple[i
     for q, tid in enumerate(tiles):
         if _MIN_PLAYERS[tid] > players:
             face_down |= 1 << q
-    return tuple(tiles), face_down
+    return tiles, face_down
 
 
-_LAYOUTS: dict[tuple[Mode, int, int, int], tuple[tuple[int, ...], int]] = {}
-_LAYOUTS_MAX: Final = 4096
+#: _LAST_LAYOUT[round]: (seed, mode, players, tiles, face-down bits) of the last layout drawn.
+_LAST_LAYOUT: list[tuple[int, Mode, int, tuple[int, ...], int] | None] = [None] * (max(ROUNDS.values()) + 1)
 
 
 _ROUND_IDS: Final = {
