@@ -26,4 +26,5 @@ def test_the_envs_section_reports_each_adapter_and_its_ratio_to_the_engine() -> 
             value, unit = figures[f"envs_{name}_{case}"]
             ratio, x = figures[f"envs_{name}_{case}_ratio"]
             assert unit == "moves/s" and value > 0 and x == "x" and ratio > 0
-    assert len(figures) == len(PLAYOUT_CASES) * (2 + 2 * len(adapters))
+        assert figures[f"envs_pettingzoo_wrappers_{case}"][1] == "us"
+    assert len(figures) == len(PLAYOUT_CASES) * (3 + 2 * len(adapters))
