@@ -82,10 +82,10 @@ def legal_moves(state: GameState) -> list[Move]:
                     avail |= 1 << a
         lo = _TAKE_HALF.get((free & 1023, avail))
         if lo is None:
-            lo = _take_half(free & 1023, avail, 0)[0]
+            lo = _take_half(free & 1023, avail, 0)
         hi = _TAKE_HALF.get((1024 | free >> 10, avail))
         if hi is None:
-            hi = _take_half(free >> 10, avail, 10)[0]
+            hi = _take_half(free >> 10, avail, 10)
         moves: list[Move] = [*lo, *hi]
         if state.config.urbanist_blocks == "square" and state.urbanist >= 0:
             u = state.urbanist
@@ -115,10 +115,10 @@ def legal_move_numbers(state: GameState) -> list[int]:
                     avail |= 1 << a
         lo = _TAKE_HALF_NUMBERS.get((free & 1023, avail))
         if lo is None:
-            lo = _take_half(free & 1023, avail, 0)[1]
+            lo = _take_half_numbers(free & 1023, avail, 0)
         hi = _TAKE_HALF_NUMBERS.get((1024 | free >> 10, avail))
         if hi is None:
-            hi = _take_half(free >> 10, avail, 10)[1]
+            hi = _take_half_numbers(free >> 10, avail, 10)
         numbers = [*lo, *hi]
         if state.config.urbanist_blocks == "square" and state.urbanist >= 0:
             u = state.urbanist
@@ -130,20 +130,25 @@ def legal_move_numbers(state: GameState) -> list[int]:
 
 
 # The takes of one half (10 slots) of the slots, by (free-slot bits of that half, or 1024 |
-# those bits for slots 10-19; bitmask of the architect numbers available), and their numbers:
-# filled lazily, generation becomes two lookups (performance).
+# those bits for slots 10-19; bitmask of the architect numbers available), and apart their
+# numbers: each filled lazily, generation becomes two lookups (performance).
 _TAKE_HALF: dict[tuple[int, int], tuple[Take, ...]] = {}
 _TAKE_HALF_NUMBERS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
-def _take_half(bits: int, avail: int, offset: int) -> tuple[tuple[Take, ...], tuple[int, ...]]:
+def _take_half(bits: int, avail: int, offset: int) -> tuple[Take, ...]:
     moves = tuple(
         TAKES[offset + s][a] for s in range(10) if bits >> s & 1 for a in range(1, 6) if avail >> a & 1
     )
+    _TAKE_HALF[((1024 if offset else 0) | bits, avail)] = moves
+    return moves
+
+
+def _take_half_numbers(bits: int, avail: int, offset: int) -> tuple[int, ...]:
     key = ((1024 if offset else 0) | bits, avail)
+    moves = _TAKE_HALF.get(key) or _take_half(bits, avail, offset)
     numbers = _TAKE_HALF_NUMBERS[key] = tuple(map(move_number, moves))
-    _TAKE_HALF[key] = moves
-    return moves, numbers
+    return numbers
 
 
 def _build_moves(state: GameState) -> list[Move]:
