@@ -637,3 +637,24 @@ def test_ratings_refuse_bad_files_and_unlinked_entrants(tmp_path: Path) -> None:
         assert status == 1 and stdout == "" and err.count("\n") == 1 and message in err, err
     status, _, err = _arena(tmp_path, "--ratings", str(a), "--bot", "greedy")
     assert status == 1 and "give no --bot" in err
+
+
+def test_ratings_order_seats_by_the_saved_r13_places() -> None:
+    """Two losers with equal VP: the saved places (an R13 tie-breaker) decide between them;
+    files without places fall back to a tie."""
+    from quadropolis.arena.ratings import combine
+
+    def doc(ranks: list[int] | None) -> dict[str, object]:
+        game: dict[str, object] = {"entrants": [0, 1, 2], "scores": [40, 30, 30], "winners": [0]}
+        if ranks is not None:
+            game["ranks"] = ranks
+        return {
+            "format": "quadropolis-arena/1",
+            "tournament": {"entrants": ["a", "b", "c"]},
+            "games": [game] * 6,
+        }
+
+    ranked = {r.spec: r.rating for r in combine([("x.json", doc([1, 2, 3]))])}
+    assert ranked["a"] > ranked["b"] > ranked["c"]
+    tied = {r.spec: r.rating for r in combine([("x.json", doc(None))])}
+    assert tied["a"] > tied["b"] and abs(tied["b"] - tied["c"]) < 1e-6

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -158,3 +159,74 @@ def test_the_checker_sees_a_violation() -> None:
     assert "quadropolis.bots" in imported and "quadropolis.rules" in imported
     mcts = _runtime_imports(PACKAGE / "bots" / "__init__.py")
     assert "quadropolis.bots.mcts" in mcts
+
+
+# --- one home for each piece of game knowledge ----------------------------------------------
+
+#: The module that holds the R13 ranking and the projected scores after each move.
+OUTCOME = PACKAGE / "outcome.py"
+WEB_SOURCES = PACKAGE.parent.parent / "web" / "src"
+
+
+def _calls(node: ast.AST) -> set[str]:
+    """Names of the functions called in ``node`` (``f(...)`` and ``x.f(...)``)."""
+    names = set()
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call):
+            f = call.func
+            names.add(f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "")
+    return names
+
+
+def _negated_names(node: ast.AST) -> set[str]:
+    """Attribute and variable names that appear negated (``-x.empty_squares``)."""
+    found = set()
+    for op in ast.walk(node):
+        if isinstance(op, ast.UnaryOp) and isinstance(op.op, ast.USub):
+            for leaf in ast.walk(op.operand):
+                if isinstance(leaf, ast.Attribute):
+                    found.add(leaf.attr)
+                elif isinstance(leaf, ast.Name):
+                    found.add(leaf.id)
+    return found
+
+
+def _knowledge_problems(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    problems = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        where = f"{path.relative_to(PACKAGE)}:{fn.lineno} {fn.name}"
+        loops = [n for n in ast.walk(fn) if isinstance(n, ast.For | ast.ListComp | ast.GeneratorExp)]
+        for loop in loops:
+            calls = _calls(loop)
+            if calls & {"apply", "apply_unchecked"} and calls & {"projected_score", "score_city"}:
+                problems.append(f"{where} scores the position after each move: use outcome.scores_after")
+                break
+        if "empty_squares" in _negated_names(fn):
+            problems.append(f"{where} builds the R13 ranking key: use the outcome's ranks or rank_key")
+    return problems
+
+
+def test_the_ranking_and_the_scores_after_a_move_live_only_in_the_outcome() -> None:
+    problems = [p for path in _sources() if path != OUTCOME for p in _knowledge_problems(path)]
+    assert not problems, "\n".join(problems)
+    assert _knowledge_problems(OUTCOME), "the checker no longer recognises the outcome's own code"
+
+
+def test_the_browser_ranks_nothing_itself() -> None:
+    """The client displays the server's ``ranks`` and ``decided_by``: no R13 comparison of
+    scores, inhabitants placed or empty squares anywhere in web/src."""
+    patterns = {  # pattern: what the client once held (so the check is not vacuous)
+        r"-\s*[\w.]*\b(score|inhabitants|empty)\w*\s*[,\]]": "[e.winner ? 0 : 1, -e.score, -e.inhabitants]",
+        r"Math\.max\(\s*\.\.\.\s*[\w.]*scores": "const top = Math.max(...r.scores);",
+    }
+    offenders = []
+    for path in sorted(WEB_SOURCES.rglob("*.ts*")):
+        text = path.read_text(encoding="utf-8")
+        for pattern, example in patterns.items():
+            assert re.search(pattern, example)
+            if re.search(pattern, text):
+                offenders.append(f"{path.relative_to(WEB_SOURCES)} matches {pattern}")
+    assert not offenders, "\n".join(offenders)

@@ -21,7 +21,7 @@ from .errors import (
     RecordError,
 )
 from .moves import DISCARD, Build, Discard, Move, Take
-from .outcome import Outcome, outcome, projected_score
+from .outcome import Outcome, outcome, projected_score, scores_after
 from .record import GameRecord, replay
 from .rules import apply, apply_unchecked, describe_move, explain_illegal, legal_moves, new_game
 from .scoring import CATEGORIES, CityScore, Placement, score_city
@@ -68,4 +68,5 @@ __all__ = [
     "projected_score",
     "replay",
     "score_city",
+    "scores_after",
 ]

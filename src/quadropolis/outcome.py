@@ -1,12 +1,28 @@
-"""Results as data: every city's optimal score sheet, tie-break values and the winners (R13)."""
+"""Results as data: every city's optimal score sheet, tie-break values, the ranking and the
+winners (R13), and the projected scores that bots and players see during the game.
+
+This module is the one home of the R13 ranking and of "the score after a move": the server,
+the terminal, the arena, the bots and the browser display what it computes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from .moves import Move
+from .rules import apply_unchecked, legal_moves
 from .scoring import CityScore, score_city
 from .state import GameState
+
+#: R13's criteria in order, as ``Outcome.decided_by`` names them; ``"shared"`` when a tie
+#: survives all three and the victory is shared.
+TIE_BREAKERS: Final = ("score", "inhabitants_placed", "empty_squares")
+
+
+def rank_key(score: CityScore) -> tuple[int, int, int]:
+    """R13 ranking key, higher is better: most VP, then most inhabitants placed, then fewest
+    empty squares."""
+    return (score.total, score.inhabitants_placed, -score.empty_squares)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,14 +37,39 @@ class Outcome:
         return tuple(s.total for s in self.scores)
 
     def tiebreak(self, player: int) -> tuple[int, int, int]:
-        """R13 ranking key: most VP, then most inhabitants placed, then fewest empty squares."""
-        s = self.scores[player]
-        return (s.total, s.inhabitants_placed, -s.empty_squares)
+        """R13 ranking key of ``player`` (see :func:`rank_key`)."""
+        return rank_key(self.scores[player])
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's place by R13, 1 for the winner(s): players equal on all three criteria
+        share a place and the next place is skipped (1, 1, 3)."""
+        keys = [rank_key(s) for s in self.scores]
+        return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Seats from first to last place (equal places by seat)."""
+        ranks = self.ranks
+        return tuple(sorted(range(len(ranks)), key=lambda p: (ranks[p], p)))
+
+    @property
+    def decided_by(self) -> str:
+        """The R13 criterion that settled the winner: the first of :data:`TIE_BREAKERS` on
+        which exactly one player is best among those tied so far, else ``"shared"``."""
+        keys = [rank_key(s) for s in self.scores]
+        best = max(keys)
+        for depth, name in enumerate(TIE_BREAKERS, 1):
+            if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:
+                return name
+        return "shared"
 
     def to_json(self, geometry: Any) -> dict[str, Any]:
         return {
             "scores": list(self.totals),
             "winners": list(self.winners),
+            "ranks": list(self.ranks),
+            "decided_by": self.decided_by,
             "tiebreaks": [
                 {"inhabitants_placed": s.inhabitants_placed, "empty_squares": s.empty_squares}
                 for s in self.scores
@@ -43,10 +84,27 @@ def projected_score(state: GameState, player: int) -> CityScore:
     return score_city(state.city(player), all_parks_absorb=state.config.all_parks_absorb)
 
 
+def scores_after(state: GameState, player: int | None = None) -> list[tuple[Move, CityScore]]:
+    """Every legal move of ``state`` (in :func:`legal_moves` order) with the projected score
+    of ``player``'s city right after it (default: the player to act). A take is scored as
+    it leaves the city (unchanged until the building is built); use it for builds and
+    discards, where the score changes."""
+    seat = state.current_player if player is None else player
+    out = []
+    for move in legal_moves(state):
+        after = state.copy()
+        apply_unchecked(after, move)
+        out.append((move, projected_score(after, seat)))
+    return out
+
+
 def outcome(state: GameState) -> Outcome:
     """Score every city optimally and rank the players (R12, R13). Works mid-game too, as a
     projection; ties on every tie-breaker share the victory."""
     scores = tuple(projected_score(state, p) for p in range(state.config.players))
-    keys = [(s.total, s.inhabitants_placed, -s.empty_squares) for s in scores]
+    keys = [rank_key(s) for s in scores]
     best = max(keys)
     return Outcome(scores, tuple(p for p, k in enumerate(keys) if k == best))
+
+
+__all__ = ["TIE_BREAKERS", "Outcome", "outcome", "projected_score", "rank_key", "scores_after"]

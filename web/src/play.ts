@@ -155,52 +155,32 @@ export interface RankEntry {
   winner: boolean;
 }
 
-/** Seats in finishing order (winners from the server first), ties sharing a rank. */
+/** Seats in finishing order, as the server ranked them (R13 lives in the engine, not here). */
 export function ranking(view: View): RankEntry[] {
   const r = view.result;
-  if (!r) return [];
-  const entries = r.scores.map((score, seat) => ({
-    seat,
-    rank: 0,
-    score,
-    inhabitants: r.inhabitants_placed[seat] ?? 0,
-    empty: r.empty_squares[seat] ?? 0,
-    winner: r.winners.includes(seat),
-  }));
-  const key = (e: RankEntry) => [e.winner ? 0 : 1, -e.score, -e.inhabitants, e.empty];
-  entries.sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
-    return a.seat - b.seat;
-  });
-  entries.forEach((e, i) => {
-    const prev = entries[i - 1];
-    const same = prev && key(prev).join() === key(e).join();
-    e.rank = same ? prev.rank : i + 1;
-  });
-  return entries;
+  if (!r?.ranks) return [];
+  const ranks = r.ranks;
+  return r.scores
+    .map((score, seat) => ({
+      seat,
+      rank: ranks[seat] ?? r.scores.length,
+      score,
+      inhabitants: r.inhabitants_placed[seat] ?? 0,
+      empty: r.empty_squares[seat] ?? 0,
+      winner: r.winners.includes(seat),
+    }))
+    .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
 }
 
-/** What settled the winner, in words: the server's `decided_by` if given, else read from the result's numbers. */
+/** What settled the winner, in words: the server's `decided_by`. */
 export function tieBreakWords(view: View): string {
-  const r = view.result;
-  if (!r) return "";
   const names: Record<string, string> = {
     score: "the highest score",
     inhabitants_placed: "a tie on points, broken by the most inhabitants placed (R13)",
     empty_squares: "a tie on points and inhabitants placed, broken by the fewest empty squares (R13)",
     shared: "a complete tie: the victory is shared (R13)",
   };
-  if (r.decided_by && names[r.decided_by]) return names[r.decided_by]!;
-  const top = Math.max(...r.scores);
-  const atTop = r.scores.map((_, i) => i).filter((i) => r.scores[i] === top);
-  if (atTop.length === 1) return names.score!;
-  if (r.winners.length > 1) return names.shared!;
-  const inh = atTop.map((i) => r.inhabitants_placed[i] ?? 0);
-  const best = Math.max(...inh);
-  if (inh.filter((x) => x === best).length === 1) return names.inhabitants_placed!;
-  return names.empty_squares!;
+  return names[view.result?.decided_by ?? ""] ?? "";
 }
 
 /** The move actually being described by an analysis candidate, as board marks. */

@@ -116,9 +116,11 @@ export interface Result {
   winners: number[];
   inhabitants_placed: number[];
   empty_squares: number[];
-  /** Requested: per seat, CityScore.placement JSON. */
+  /** In views: per seat, CityScore.placement JSON. */
   placements?: Placement[];
-  /** Requested: what settled the winner: "score", "inhabitants_placed", "empty_squares" or "shared". */
+  /** In views: each seat's place by R13 (1 for the winners; equal places shared), as the engine ranks them. */
+  ranks?: number[];
+  /** In views: what settled the winner: "score", "inhabitants_placed", "empty_squares" or "shared". */
   decided_by?: string;
 }
 

@@ -66,18 +66,32 @@ describe("what the table derives from a view", () => {
     ]);
     expect(h).toEqual({ slot: "L4", siteSquare: "r4c3", seat: 0, citySquare: "r3c1" });
   });
-  it("ranks the end with the server's winners first and explains the tie-breaker", () => {
+  it("shows the server's ranks and what decided them, deriving nothing", () => {
     const over = classicView({
       status: "over",
-      result: { scores: [30, 30], winners: [1], inhabitants_placed: [7, 9], empty_squares: [2, 2] },
+      result: { scores: [30, 30], winners: [1], inhabitants_placed: [7, 9], empty_squares: [2, 2], ranks: [2, 1], decided_by: "inhabitants_placed" },
     });
     expect(ranking(over).map((r) => [r.seat, r.rank])).toEqual([
       [1, 1],
       [0, 2],
     ]);
     expect(tieBreakWords(over)).toMatch(/inhabitants placed/);
-    const shared = classicView({ status: "over", result: { scores: [30, 30], winners: [0, 1], inhabitants_placed: [7, 7], empty_squares: [2, 2] } });
-    expect(ranking(shared).map((r) => r.rank)).toEqual([1, 1]);
+    const shared = classicView({
+      status: "over",
+      result: { scores: [30, 30, 10], winners: [0, 1], inhabitants_placed: [7, 7, 0], empty_squares: [2, 2, 9], ranks: [1, 1, 3], decided_by: "shared" },
+    });
+    expect(ranking(shared).map((r) => [r.seat, r.rank])).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 3],
+    ]);
     expect(tieBreakWords(shared)).toMatch(/shared/);
-  });
+    // the client takes the server's word, even where its own numbers would say otherwise
+    const told = classicView({
+      status: "over",
+      result: { scores: [40, 30], winners: [1], inhabitants_placed: [0, 0], empty_squares: [0, 0], ranks: [2, 1], decided_by: "score" },
+    });
+    expect(ranking(told).map((r) => r.seat)).toEqual([1, 0]);
+    expect(tieBreakWords(told)).toBe("the highest score");
+});
 });

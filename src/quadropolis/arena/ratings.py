@@ -3,12 +3,12 @@ Bradley-Terry fit of every game in the files, entrants identified by their bot s
 ladder measured pair by pair (``easy`` against ``random``, ``medium`` against ``easy``...)
 gets one scale.
 
-Each game gives the pairwise results of its seats: in a 2-player game exactly the R13
-result (the files' ``winners``); with more players, a seat among the winners beats one that
-is not, two winners tie, and two other seats are ordered by score (equal scores tie: the
-files keep no tie-breaker for them). The virtual drawn game of the prior is given only to
-pairs that met, and the pairs that met must connect every entrant (else no common scale
-exists)."""
+Each game gives the pairwise results of its seats by their R13 places (the files' ``ranks``,
+as the outcome computed them: the better place wins, equal places tie). Files saved before
+places were kept have only ``winners`` and ``scores``: there a seat among the winners beats
+one that is not, two winners tie, and two other seats are ordered by score (equal scores
+tie). The virtual drawn game of the prior is given only to pairs that met, and the pairs
+that met must connect every entrant (else no common scale exists)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,10 @@ class CombinedRating:
         return self.wins / self.games if self.games else 0.0
 
 
-def _pair_score(a: int, b: int, scores: Sequence[int], winners: Sequence[int]) -> float:
+def _pair_score(a: int, b: int, game: _Game) -> float:
+    _, scores, winners, ranks = game
+    if ranks is not None:
+        return 1.0 if ranks[a] < ranks[b] else 0.0 if ranks[a] > ranks[b] else 0.5
     wa, wb = a in winners, b in winners
     if wa != wb:
         return 1.0 if wa else 0.0
@@ -44,8 +47,12 @@ def _pair_score(a: int, b: int, scores: Sequence[int], winners: Sequence[int]) -
     return 1.0 if scores[a] > scores[b] else 0.0
 
 
-def _games(doc: Any, where: str) -> list[tuple[list[str], list[int], list[int]]]:
-    """(spec per seat, scores, winners) of every game of one saved tournament."""
+#: One saved game: (spec per seat, scores, winners, places or None in files without them).
+_Game = tuple[list[str], list[int], list[int], list[int] | None]
+
+
+def _games(doc: Any, where: str) -> list[_Game]:
+    """Every game of one saved tournament (see :data:`_Game`)."""
     try:
         if doc["format"] != FORMAT:
             raise ArenaError(f"{where}: not a saved arena ({FORMAT!r} expected, got {doc['format']!r})")
@@ -55,9 +62,14 @@ def _games(doc: Any, where: str) -> list[tuple[list[str], list[int], list[int]]]
             seats = [specs[int(e)] for e in g["entrants"]]
             scores = [int(x) for x in g["scores"]]
             winners = [int(w) for w in g["winners"]]
+            ranks = [int(r) for r in g["ranks"]] if "ranks" in g else None
             if len(scores) != len(seats) or not winners or not set(winners) <= set(range(len(seats))):
                 raise ValueError
-            out.append((seats, scores, winners))
+            if ranks is not None and (
+                len(ranks) != len(seats) or not all(1 <= r <= len(seats) for r in ranks)
+            ):
+                raise ValueError
+            out.append((seats, scores, winners, ranks))
     except ArenaError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -74,13 +86,14 @@ def combine(docs: Sequence[tuple[str, Any]]) -> list[CombinedRating]:
     JSON)`` pairs), best first. Raises :class:`ArenaError` for a file that is not a saved
     arena, or when the entrants do not all meet directly or through others."""
     games = [g for where, doc in docs for g in _games(doc, where)]
-    names = sorted({s for seats, _, _ in games for s in seats})
+    names = sorted({s for seats, *_ in games for s in seats})
     index = {s: i for i, s in enumerate(names)}
     results: list[tuple[int, int, float]] = []
     played = [0] * len(names)
     wins = [0.0] * len(names)
     met: set[tuple[int, int]] = set()
-    for seats, scores, winners in games:
+    for game in games:
+        seats, _, winners, _ = game
         ids = [index[s] for s in seats]
         for seat, e in enumerate(ids):
             played[e] += 1
@@ -89,7 +102,7 @@ def combine(docs: Sequence[tuple[str, Any]]) -> list[CombinedRating]:
         for a in range(len(ids)):
             for b in range(a + 1, len(ids)):
                 if ids[a] != ids[b]:
-                    results.append((ids[a], ids[b], _pair_score(a, b, scores, winners)))
+                    results.append((ids[a], ids[b], _pair_score(a, b, game)))
                     met.add((min(ids[a], ids[b]), max(ids[a], ids[b])))
     _check_connected(names, met)
     ratings = bradley_terry(len(names), results, prior_pairs=met)

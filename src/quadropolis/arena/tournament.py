@@ -146,16 +146,15 @@ class GameResult:
     bots: tuple[str, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-    inhabitants_placed: tuple[int, ...]
-    empty_squares: tuple[int, ...]
+    ranks: tuple[int, ...]
     breakdowns: tuple[dict[str, int], ...]
     think_time: tuple[float, ...]
     decisions: tuple[int, ...]
     record: dict[str, Any]
 
-    def rank_key(self, seat: int) -> tuple[int, int, int]:
-        """R13 order: most VP, most inhabitants placed, fewest empty squares."""
-        return (self.scores[seat], self.inhabitants_placed[seat], -self.empty_squares[seat])
+    def rank_key(self, seat: int) -> tuple[int]:
+        """Higher is better: the seat's place by R13 (the outcome's ``ranks``), negated."""
+        return (-self.ranks[seat],)
 
     def seat_of(self, entrant: int) -> int:
         return self.entrants.index(entrant)
@@ -168,6 +167,7 @@ class GameResult:
             "bots": list(self.bots),
             "scores": list(self.scores),
             "winners": list(self.winners),
+            "ranks": list(self.ranks),
             "breakdowns": [dict(b) for b in self.breakdowns],
             "think_seconds": [round(t, 6) for t in self.think_time],
             "decisions": list(self.decisions),
@@ -197,8 +197,7 @@ def play_game(
         bots=bots_specs,
         scores=out.totals,
         winners=out.winners,
-        inhabitants_placed=tuple(s.inhabitants_placed for s in out.scores),
-        empty_squares=tuple(s.empty_squares for s in out.scores),
+        ranks=out.ranks,
         breakdowns=tuple({c: int(s.breakdown.get(c, 0)) for c in CATEGORIES} for s in out.scores),
         think_time=m.think_time,
         decisions=m.decisions,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from ..moves import Build, Move, Take
-from ..rules import apply_unchecked, legal_moves
-from ..scoring import score_city
+from ..outcome import projected_score, rank_key, scores_after
+from ..rules import apply_unchecked, legal_moves, tile_gain
 from ..site import DESIGNATED
 from ..state import PLACE, GameState
 from .base import Bot
@@ -20,11 +20,6 @@ class RandomBot(Bot):
     def choose(self, state: GameState, rng: random.Random) -> Move:
         moves = legal_moves(state)
         return moves[int(rng.random() * len(moves))]
-
-
-def _city_key(state: GameState, player: int) -> tuple[int, int, int]:
-    s = score_city(state.city(player), all_parks_absorb=state.config.all_parks_absorb)
-    return (s.total, s.inhabitants_placed, -s.empty_squares)
 
 
 class GreedyBot(Bot):
@@ -50,7 +45,7 @@ class GreedyBot(Bot):
         player = state.current_player
         moves = legal_moves(state)
         if state.phase == PLACE:
-            return [(self._after(state, m, player), m) for m in moves]
+            return self._place_values(state, player)
         cache: dict[tuple[int, int], tuple[int, ...]] = {}
         scored: list[tuple[tuple[int, ...], Move]] = []
         for m in moves:
@@ -66,19 +61,25 @@ class GreedyBot(Bot):
             scored.append((value, m))
         return scored
 
-    def _after(self, state: GameState, move: Move, player: int) -> tuple[int, ...]:
-        s = state.copy()
-        apply_unchecked(s, move)
-        built = 1 if isinstance(move, Build) else 0
-        return (*_city_key(s, player), built, s.inhabitants[player] + s.energy[player])
+    def _place_values(self, state: GameState, player: int) -> list[tuple[tuple[int, ...], Move]]:
+        """Each build or discard of the pending building with (R13 key of the projected
+        score after it, 1 for a build, the resources then held)."""
+        held = state.inhabitants[player] + state.energy[player]
+        gain = sum(tile_gain(state.config, state.pending_tile))
+        values: list[tuple[tuple[int, ...], Move]] = []
+        for move, score in scores_after(state, player):
+            built = 1 if isinstance(move, Build) else 0
+            values.append(((*rank_key(score), built, held + gain * built), move))
+        return values
 
     def _take_value(self, state: GameState, take: Take, player: int) -> tuple[int, ...]:
         s = state.copy()
         apply_unchecked(s, take)
         if s.phase != PLACE or s.current_player != player:
             # nothing taken: as good as a discard, and worse than taking anything equal
-            return (*_city_key(state, player), -1, state.inhabitants[player] + state.energy[player])
-        return max(self._after(s, m, player) for m in legal_moves(s))
+            held = state.inhabitants[player] + state.energy[player]
+            return (*rank_key(projected_score(state, player)), -1, held)
+        return max(v for v, _ in self._place_values(s, player))
 
 
 class EpsilonGreedyBot(GreedyBot):

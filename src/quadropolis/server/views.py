@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..city import City
-from ..outcome import Outcome, projected_score
+from ..outcome import projected_score, scores_after
 from ..phases import PLACE
 from ..record import GameRecord, result_json
-from ..rules import apply_unchecked, legal_moves
+from ..rules import legal_moves
 from ..scoring import CityScore
 from ..undo import check_undo
 from .game import LiveGame
@@ -137,37 +137,21 @@ def build_options(game: LiveGame) -> list[dict[str, Any]]:
     state = game.state
     if game.status != PLAYING or state.phase != PLACE:
         return []
-    seat = state.current_player
-    options = []
-    for move in legal_moves(state):
-        after = state.copy()
-        apply_unchecked(after, move)
-        options.append({"move": str(move), "score": projected_score(after, seat).total})
-    return options
-
-
-def decided_by(result: Outcome) -> str:
-    """The R13 tie-breaker that decided the winner: ``score`` (most VP), then
-    ``inhabitants_placed`` (most placed), then ``empty_squares`` (fewest), else ``shared``
-    (tied on all three: the victory is shared)."""
-    keys = [(s.total, s.inhabitants_placed, -s.empty_squares) for s in result.scores]
-    best = max(keys)
-    for depth, name in enumerate(("score", "inhabitants_placed", "empty_squares"), 1):
-        if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:
-            return name
-    return "shared"
+    return [{"move": str(move), "score": score.total} for move, score in scores_after(state)]
 
 
 def result_view(game: LiveGame) -> dict[str, Any] | None:
-    """The result once over: the record's (scores, winners, tie-break values), each city's
-    optimal ``placement`` and the tie-breaker that ``decided_by`` the winner."""
+    """The result once over: the record's (scores, winners, tie-break values), each seat's
+    place (``ranks``, R13: 1 for the winners, equal places shared), each city's optimal
+    ``placement`` and the R13 criterion that ``decided_by`` the winner."""
     if game.result is None:
         return None
     geometry = game.state.geometry
     return {
         **result_json(game.result),
         "placements": [s.placement.to_json(geometry) for s in game.result.scores],
-        "decided_by": decided_by(game.result),
+        "ranks": list(game.result.ranks),
+        "decided_by": game.result.decided_by,
     }
 
 

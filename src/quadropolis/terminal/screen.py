@@ -23,12 +23,13 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..buildings import BuildingType
 from ..city import GEOMETRY
 from ..config import GameConfig
 from ..moves import Build, Move, Take
-from ..outcome import Outcome, projected_score
+from ..outcome import Outcome, projected_score, scores_after
 from ..render import (
     CATEGORY_TITLES,
     building_label,
@@ -39,7 +40,7 @@ from ..render import (
     render_site,
     tile_label,
 )
-from ..rules import apply_unchecked, legal_moves, tile_gain
+from ..rules import legal_moves, tile_gain
 from ..scoring import CATEGORIES, CityScore
 from ..site import DESIGNATED, square_name
 from ..state import PLACE, GameState
@@ -230,11 +231,8 @@ def choices(state: GameState) -> list[ChoiceGroup]:
         city = state.cities[player]
         cols = GEOMETRY[state.config.mode].cols
         btype = TILES[state.pending_tile].kind.type
-        for m in moves:
+        for m, after in scores_after(state, player):
             n += 1
-            after_state = state.copy()
-            apply_unchecked(after_state, m)
-            after = projected_score(after_state, player)
             total = after.total
             delta = f"{total - now:+d}"
             why = ""
@@ -835,43 +833,38 @@ def view_screen(
 
 
 def ranking_lines(session: PlaySession, out: Outcome) -> list[str]:
-    """Players from first to last by R13 (VP, inhabitants placed, fewest empty squares)."""
-    order = sorted(range(len(out.scores)), key=lambda p: out.tiebreak(p), reverse=True)
+    """Players from first to last place by R13 (the outcome's ranks)."""
     lines = []
-    rank = 0
-    prev: tuple[int, int, int] | None = None
-    for i, p in enumerate(order):
-        key = out.tiebreak(p)
-        if key != prev:
-            rank = i + 1
-            prev = key
+    for p in out.order:
         sc = out.scores[p]
         lines.append(
-            f"  {rank}. {session.name(p)}: {sc.total} VP, {sc.inhabitants_placed} inhabitants placed, "
-            f"{sc.empty_squares} empty squares"
+            f"  {out.ranks[p]}. {session.name(p)}: {sc.total} VP, "
+            f"{sc.inhabitants_placed} inhabitants placed, {sc.empty_squares} empty squares"
         )
     return lines
+
+
+#: What settled a single winner, in the players' words (``Outcome.decided_by``).
+_DECIDED_WORDS: Final = {
+    "inhabitants_placed": "most inhabitants placed",
+    "empty_squares": "fewest empty squares",
+}
 
 
 def winner_line(session: PlaySession, out: Outcome) -> str:
     """The winner(s), saying which R13 tie-breaker decided."""
     names = [session.name(p) for p in out.winners]
     best = max(out.totals)
-    if len(out.winners) > 1:
+    if out.decided_by == "shared":
         return (
             f"Shared victory (R13: tied on VP, inhabitants placed and empty squares): "
             f"{' and '.join(names)} with {best} VP"
         )
-    w = out.winners[0]
-    tied = [p for p, t in enumerate(out.totals) if t == best and p != w]
-    if not tied:
+    if out.decided_by == "score":
         return f"Winner: {names[0]} with {best} VP"
-    others = " and ".join(session.name(p) for p in tied)
-    placed = out.scores[w].inhabitants_placed
-    if all(out.scores[p].inhabitants_placed < placed for p in tied):
-        why = "most inhabitants placed"
-    else:
-        why = "fewest empty squares"
+    w = out.winners[0]
+    others = " and ".join(session.name(p) for p, t in enumerate(out.totals) if t == best and p != w)
+    why = _DECIDED_WORDS[out.decided_by]
     return f"Winner: {names[0]} with {best} VP (tied on VP with {others}; wins on {why}, R13)"
 
 

@@ -1,0 +1,72 @@
+"""The outcome: R13's ranking and what decided it, and the projected scores after each move,
+computed once in the core (the server, terminal, arena, bots and browser display them)."""
+
+from __future__ import annotations
+
+import random
+
+from quadropolis import GameConfig, Mode, apply, legal_moves, new_game
+from quadropolis.outcome import Outcome, outcome, projected_score, scores_after
+from quadropolis.phases import PLACE
+from quadropolis.rules import apply_unchecked
+from quadropolis.scoring import CityScore, Placement
+
+
+def _city(total: int, inhabitants: int, empty: int) -> CityScore:
+    return CityScore(total, {}, inhabitants, empty, Placement((), (), (), (), 0, 0))
+
+
+def _of(*cities: tuple[int, int, int]) -> Outcome:
+    scores = tuple(_city(*c) for c in cities)
+    keys = [(s.total, s.inhabitants_placed, -s.empty_squares) for s in scores]
+    return Outcome(scores, tuple(p for p, k in enumerate(keys) if k == max(keys)))
+
+
+def test_decided_by_names_the_first_r13_criterion_that_separates_the_winner() -> None:
+    assert _of((30, 5, 2), (20, 9, 0)).decided_by == "score"
+    assert _of((30, 5, 2), (30, 4, 0)).decided_by == "inhabitants_placed"
+    assert _of((30, 5, 2), (30, 5, 3)).decided_by == "empty_squares"
+    assert _of((30, 5, 2), (30, 5, 2), (10, 0, 0)).decided_by == "shared"
+    # a tie lower down does not matter: the winner is alone on VP
+    assert _of((40, 0, 9), (30, 5, 2), (30, 5, 2)).decided_by == "score"
+
+
+def test_ranks_follow_r13_and_equal_places_are_shared() -> None:
+    assert _of((30, 5, 2), (20, 9, 0)).ranks == (1, 2)
+    assert _of((20, 9, 0), (30, 5, 2)).ranks == (2, 1)
+    assert _of((30, 5, 2), (30, 6, 2), (30, 6, 1)).ranks == (3, 2, 1)
+    assert _of((30, 5, 2), (30, 5, 2), (10, 0, 0), (31, 0, 0)).ranks == (2, 2, 4, 1)
+    assert _of((10, 0, 0), (10, 0, 0), (10, 0, 0)).ranks == (1, 1, 1)
+    assert _of((30, 5, 2), (30, 5, 2), (10, 0, 0), (31, 0, 0)).order == (3, 0, 1, 2)
+
+
+def test_winners_are_exactly_the_first_places_of_real_games() -> None:
+    rng = random.Random(13)
+    for g in range(30):
+        state = new_game(GameConfig(mode=Mode(("classic", "expert")[g % 2]), players=2 + g % 3, seed=g))
+        while not state.is_over:
+            moves = legal_moves(state)
+            apply_unchecked(state, moves[int(rng.random() * len(moves))])
+        out = outcome(state)
+        assert out.winners == tuple(p for p, r in enumerate(out.ranks) if r == 1)
+        assert (out.decided_by == "shared") == (len(out.winners) > 1)
+        assert [out.ranks[p] for p in out.order] == sorted(out.ranks)
+
+
+def test_scores_after_is_the_projection_after_each_legal_move() -> None:
+    state = new_game(GameConfig(mode=Mode.EXPERT, players=3, seed=5))
+    rng = random.Random(5)
+    checked = 0
+    while not state.is_over and checked < 12:
+        if state.phase == PLACE:
+            seat = state.current_player
+            pairs = scores_after(state)
+            assert [m for m, _ in pairs] == legal_moves(state)
+            for move, score in pairs:
+                assert score == projected_score(apply(state, move), seat)
+            other = (seat + 1) % 3
+            assert [s for _, s in scores_after(state, other)] == [projected_score(state, other)] * len(pairs)
+            checked += 1
+        moves = legal_moves(state)
+        state = apply(state, moves[int(rng.random() * len(moves))])
+    assert checked == 12
