@@ -3,10 +3,9 @@
 // refusing one are shown as they are.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
-import { parseMove } from "../board";
 import { useMediaQuery, useTiles } from "../hooks";
 import { actingSeat, architectChoices, blockedSlots, candidateMarks, canDiscard, lastMove, legalBuilds, legalTakes, takeTarget } from "../play";
-import { absolute, navigate, replayUrl, seatLink } from "../route";
+import { absolute, linkTo, replayUrl, seatLink } from "../route";
 import { seatName } from "../seats";
 import { describeTile, indexTiles, type TileIndex } from "../tiles";
 import { loadTokens, rememberGame, saveToken } from "../tokens";
@@ -97,14 +96,6 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
       <Table view={view} handle={handle} tiles={index} tokens={tokens} />
     </>
   );
-}
-
-export function linkTo(path: string) {
-  return (e: MouseEvent) => {
-    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    navigate(path);
-  };
 }
 
 function titleFor(view: View): string {
@@ -609,5 +600,3 @@ export function GameBar({ view, status, tokens }: { view: View; status: ReturnTy
     </div>
   );
 }
-
-export { parseMove };

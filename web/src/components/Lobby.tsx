@@ -4,12 +4,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
 import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
-import { absolute, gameUrl, navigate, replayUrl } from "../route";
+import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
 import { capitalised, seatName, SEAT_SHAPE_WORDS } from "../seats";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
 import { CopyButton } from "./CopyButton";
-import { linkTo } from "./GamePage";
 import { BuildingIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { api, ApiError } from "../api";
 import { useTiles } from "../hooks";
 import { blockedSlots, candidateMarks, lastMove } from "../play";
+import { linkTo } from "../route";
 import { seatName, withUniqueNames } from "../seats";
 import { indexTiles } from "../tiles";
 import type { GameRecord, ReplayReply } from "../types";
@@ -12,7 +13,6 @@ import { useSlotOwners } from "../useGame";
 import { AnalysisPanel, type AnalysisState } from "./Analysis";
 import { City, type CityMark } from "./City";
 import { EndSummary, placementOf } from "./EndScreen";
-import { linkTo } from "./GamePage";
 import { LightbulbIcon, PauseIcon, PlayIcon, StepIcon } from "./Icons";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
