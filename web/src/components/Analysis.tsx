@@ -1,16 +1,10 @@
 // The hint / analysis panel: what the `hard` bot would play here and why — its top
 // candidate moves with their win chance and expected final score. The same candidates are
 // drawn on the board as numbered badges.
+import type { AnalysisState } from "../hint";
 import { seatName } from "../seats";
 import type { AnalysisReply, View } from "../types";
 import { LightbulbIcon } from "./Icons";
-
-export type AnalysisState =
-  | { status: "idle" }
-  | { status: "loading"; at: number }
-  | { status: "ready"; at: number; reply: AnalysisReply }
-  | { status: "error"; at: number; message: string }
-  | { status: "unavailable" };
 
 /** The engine's words, with its snake_case type names spelled out and arrows drawn. */
 export function words(text: string): string {

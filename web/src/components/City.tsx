@@ -3,18 +3,13 @@
 // squares the player may use; at the end, the optimal placement of its resources.
 import type { ComponentChildren } from "preact";
 import { cityShape, district, squareName, squareNumber } from "../board";
+import type { CityMark } from "../marks";
 import { seatKindWords, seatName } from "../seats";
 import { CATEGORY_NAMES, CATEGORY_ORDER, describeBuilding } from "../tiles";
 import type { Placement, Score, View } from "../types";
 import { CheckIcon, CrossIcon, EnergyIcon, LeafIcon, MayorIcon, PersonIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 import { BuildingFace } from "./Tile";
-
-export interface CityMark {
-  rank: number;
-  square: string;
-  best?: boolean;
-}
 
 export interface CityProps {
   view: View;

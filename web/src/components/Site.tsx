@@ -1,19 +1,13 @@
 // The construction site as the board looks: 5x5 squares, the 20 slots around them with the
 // architects placed this round, the urbanist, closed slots.
 import { reachSquares, SIDE_WORDS, squareName, type Side } from "../board";
+import type { SiteMark, SlotPreview } from "../marks";
 import { seatName } from "../seats";
 import { describeTile, type TileIndex } from "../tiles";
 import type { SlotArchitect, View } from "../types";
 import { BlockedIcon, UrbanistIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 import { TileFace } from "./Tile";
-
-export interface SiteMark {
-  rank: number;
-  slot?: string;
-  siteSquare?: string;
-  best?: boolean;
-}
 
 export interface SiteProps {
   view: View;
@@ -26,7 +20,7 @@ export interface SiteProps {
   legalOther: Set<string>;
   interactive: boolean;
   selected: number | null;
-  preview: { slot: string; square: string | null } | null;
+  preview: SlotPreview | null;
   last: { slot: string | null; siteSquare: string | null };
   marks: SiteMark[];
   onSlot?: (slot: string) => void;
