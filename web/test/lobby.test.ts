@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { chooseSeat, createSpec, type NewGameChoices } from "../src/components/Lobby";
+import { chooseSeat, createSpec, FIRST_CHOICES, type NewGameChoices } from "../src/components/Lobby";
 
-const CHOICES: NewGameChoices = {
-  mode: "classic",
-  players: 3,
-  seats: ["you", "hotseat", "hard", "invite"],
-  name: "Ann",
-  square: false,
-  allParks: true,
-  isPublic: true,
-  takeover: false,
-  takeoverAfter: 120,
-  takeoverLevel: "medium",
-};
+/** Three players: two on this device, a hard bot; every park absorbs. */
+const CHOICES: NewGameChoices = { ...FIRST_CHOICES, players: 3, seats: ["you", "hotseat", "hard", "invite"], name: "Ann", allParks: true };
 
 describe("the new-game form", () => {
   it("asks for the seats of the chosen player count, taking the ones played on this device", () => {

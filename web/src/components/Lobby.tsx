@@ -136,7 +136,8 @@ export function chooseSeat(seats: SeatChoice[], i: number, v: SeatChoice): SeatC
   return next;
 }
 
-const FIRST_CHOICES: NewGameChoices = {
+/** The form as it opens (the name is the one last used on this device). */
+export const FIRST_CHOICES: NewGameChoices = {
   mode: "classic",
   players: 2,
   seats: ["you", "medium", "medium", "medium"],
