@@ -230,3 +230,73 @@ def test_the_browser_ranks_nothing_itself() -> None:
             if re.search(pattern, text):
                 offenders.append(f"{path.relative_to(WEB_SOURCES)} matches {pattern}")
     assert not offenders, "\n".join(offenders)
+
+
+# --- the browser client: no import cycle between its modules ---------------------------------
+
+#: A relative module specifier after ``from`` (imports and re-exports) or a bare ``import "./x"``.
+_WEB_IMPORT = re.compile(r"""(?:\bfrom|^\s*import)\s*["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
+
+
+def _web_module(importer: Path, specifier: str, known: set[Path]) -> Path | None:
+    """The web/src file a relative specifier names (``./x`` is ``x.ts``, ``x.tsx`` or ``x/index.ts``)."""
+    base = (importer.parent / specifier).resolve()
+    for candidate in (base, *(Path(f"{base}{ext}") for ext in (".ts", ".tsx", "/index.ts", "/index.tsx"))):
+        if candidate in known:
+            return candidate
+    return None  # a stylesheet or an asset: not a module of ours
+
+
+def _web_import_graph(files: dict[Path, str]) -> dict[Path, set[Path]]:
+    known = set(files)
+    return {
+        path: {m for spec in _WEB_IMPORT.findall(text) if (m := _web_module(path, spec, known)) is not None}
+        for path, text in files.items()
+    }
+
+
+def _first_cycle(graph: dict[Path, set[Path]]) -> list[Path] | None:
+    """One import cycle (its modules in order, the first repeated at the end), or None.
+    Type-only imports count too: a cycle of types is still two modules knotted together."""
+    done: set[Path] = set()
+    for root in sorted(graph):
+        if root in done:
+            continue
+        trail: list[Path] = [root]
+        pending = [iter(sorted(graph[root]))]
+        while pending:
+            nxt = next(pending[-1], None)
+            if nxt is None:
+                done.add(trail.pop())
+                pending.pop()
+            elif nxt in trail:
+                return [*trail[trail.index(nxt) :], nxt]
+            elif nxt not in done:
+                trail.append(nxt)
+                pending.append(iter(sorted(graph.get(nxt, ()))))
+    return None
+
+
+def test_the_web_client_has_no_import_cycle() -> None:
+    files = {p.resolve(): p.read_text(encoding="utf-8") for p in sorted(WEB_SOURCES.rglob("*.ts*"))}
+    assert len(files) > 10, "web/src was not found"
+    graph = _web_import_graph(files)
+    assert any(graph.values()), "the checker found no relative import at all"
+    cycle = _first_cycle(graph)
+    assert cycle is None, "import cycle in web/src: " + " -> ".join(str(p.relative_to(WEB_SOURCES.resolve())) for p in cycle)
+
+
+def test_the_web_cycle_checker_sees_a_cycle() -> None:
+    """Not vacuous: two components importing each other (as GamePage and EndScreen once did,
+    over a multi-line import) are a cycle; the same files with the helper moved out are not."""
+    root = Path("/virtual/src")
+    page, end, route = root / "components" / "GamePage.tsx", root / "components" / "EndScreen.tsx", root / "route.ts"
+    knotted = {
+        page: 'import { EndScreen } from "./EndScreen";\nexport function linkTo() {}\n',
+        end: 'import {\n  linkTo,\n} from "./GamePage";\nimport "../styles.css";\n',
+        route: "export function navigate() {}\n",
+    }
+    assert _first_cycle(_web_import_graph(knotted)) == [end, page, end]
+    untied = {**knotted, end: 'import { linkTo } from "../route";\n', page: 'import { EndScreen } from "./EndScreen";\n'}
+    assert _web_import_graph(untied)[end] == {route}
+    assert _first_cycle(_web_import_graph(untied)) is None

@@ -25,6 +25,9 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
       eqeqeq: ["error", "always", { null: "ignore" }],
+      // Small functions (issue #18): a component, hook or function over 80 lines of code is
+      // split into hooks, pure functions and smaller components. JSX counts like any code.
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
 );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "./api";
 import { parseRoute, type Route } from "./route";
 import type { TileInfo } from "./types";
@@ -56,4 +56,24 @@ export function useMediaQuery(query: string): boolean {
     return () => mq.removeEventListener("change", update);
   }, [query]);
   return match;
+}
+
+/** Whether a key press goes to a form field (typing there is never a shortcut). */
+export function isTyping(target: EventTarget | null): boolean {
+  const t = target as HTMLElement | null;
+  return !!t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+}
+
+/** A page's keyboard shortcuts: `onKey` sees every key press that is not typing in a field. */
+export function useShortcuts(onKey: (e: KeyboardEvent) => void): void {
+  // The newest handler, so that the listener is added once yet sees this render's state.
+  const latest = useRef(onKey);
+  latest.current = onKey;
+  useEffect(() => {
+    const listener = (e: KeyboardEvent) => {
+      if (!isTyping(e.target)) latest.current(e);
+    };
+    window.addEventListener("keydown", listener);
+    return () => window.removeEventListener("keydown", listener);
+  }, []);
 }

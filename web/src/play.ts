@@ -1,7 +1,7 @@
 // What the table shows, derived from a view without knowing the rules: everything about
 // legality comes from `legal_moves`, everything about scores from `scores` and `result`.
 import { designatedSquare, parseMove } from "./board";
-import type { LastAction, SlotArchitect, View } from "./types";
+import type { BuildOption, LastAction, SlotArchitect, View } from "./types";
 
 /** The seat this client must act for now (hotseat: any held seat), or null. */
 export function actingSeat(view: View): number | null {
@@ -190,4 +190,29 @@ export function candidateMarks(view: View, move: string): { slot?: string; siteS
   if (p.kind === "take") return { slot: p.slot, siteSquare: takeTarget(view, move) ?? undefined };
   if (p.kind === "build") return { citySquare: p.square };
   return { discard: true };
+}
+
+/** The architect a take uses: the one picked if still playable, else the first playable one. */
+export function pickArchitect(choices: ArchitectChoice[], picked: number | null): number | null {
+  const playable = choices.filter((c) => c.playable).map((c) => c.number);
+  return picked !== null && playable.includes(picked) ? picked : (playable[0] ?? null);
+}
+
+/** During this client's take: the slots lit for `architect`, and those open to another one only. */
+export function litSlots(takes: Map<number, Set<string>>, architect: number | null, taking: boolean): { legal: Set<string>; other: Set<string> } {
+  const legal = taking && architect !== null ? (takes.get(architect) ?? new Set<string>()) : new Set<string>();
+  const other = new Set<string>();
+  if (taking) for (const [n, set] of takes) if (n !== architect) for (const s of set) other.add(s);
+  return { legal, other };
+}
+
+/** The projected score of each legal build square (`build_options`, when served). */
+export function buildScores(options: BuildOption[] | undefined): Map<string, number> {
+  return new Map((options ?? []).map((o) => [o.move, o.score]));
+}
+
+/** The cities in table order: the focused seat's first (yours, or the acting one in hotseat), then seat order. */
+export function cityOrder(view: View, focus: number | null): number[] {
+  const seats = view.seats.map((_, i) => i);
+  return focus === null ? seats : [focus, ...seats.filter((s) => s !== focus)];
 }

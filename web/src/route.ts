@@ -51,3 +51,12 @@ export function navigate(path: string, replace = false): void {
   else window.history.pushState(null, "", path);
   window.dispatchEvent(new PopStateEvent("popstate"));
 }
+
+/** A link's click handler that navigates inside the app (a modified or middle click still opens a tab). */
+export function linkTo(path: string) {
+  return (e: MouseEvent) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(path);
+  };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { designatedSquare, parseMove, reachSquares } from "../src/board";
-import { actingSeat, architectChoices, blockedSlots, lastMove, legalBuilds, legalTakes, ranking, slotOwners, tieBreakWords } from "../src/play";
+import { actingSeat, architectChoices, blockedSlots, buildScores, cityOrder, lastMove, legalBuilds, legalTakes, litSlots, pickArchitect, ranking, slotOwners, tieBreakWords } from "../src/play";
 import { classicView } from "./fixtures";
 
 describe("notation", () => {
@@ -94,4 +94,42 @@ describe("what the table derives from a view", () => {
     expect(ranking(told).map((r) => r.seat)).toEqual([1, 0]);
     expect(tieBreakWords(told)).toBe("the highest score");
 });
+});
+
+describe("what the table derives from a view and this client's picks", () => {
+  it("keeps the picked architect while it is playable, else the first playable one", () => {
+    const choices = [
+      { number: 1, left: 0, playable: false },
+      { number: 2, left: 1, playable: true },
+      { number: 3, left: 1, playable: true },
+    ];
+    expect(pickArchitect(choices, 3)).toBe(3);
+    expect(pickArchitect(choices, 1)).toBe(2);
+    expect(pickArchitect(choices, null)).toBe(2);
+    expect(pickArchitect([{ number: 1, left: 0, playable: false }], 1)).toBeNull();
+  });
+  it("lights the picked architect's slots, and marks those only another one may use", () => {
+    const takes = new Map([
+      [1, new Set(["T1", "T2"])],
+      [2, new Set(["T2", "R5"])],
+    ]);
+    expect(litSlots(takes, 1, true)).toEqual({ legal: new Set(["T1", "T2"]), other: new Set(["T2", "R5"]) });
+    expect(litSlots(takes, 3, true)).toEqual({ legal: new Set(), other: new Set(["T1", "T2", "R5"]) });
+    expect(litSlots(takes, 1, false)).toEqual({ legal: new Set(), other: new Set() });
+  });
+  it("reads the projected score of each build, the last one given winning", () => {
+    expect(buildScores(undefined)).toEqual(new Map());
+    expect(buildScores([{ move: "r1c1", score: 4 }, { move: "r1c2", score: 6 }, { move: "r1c1", score: 5 }])).toEqual(
+      new Map([
+        ["r1c1", 5],
+        ["r1c2", 6],
+      ]),
+    );
+  });
+  it("puts the focused city first, then the others in seat order", () => {
+    const v = classicView();
+    v.seats = [...v.seats, { ...v.seats[0]!, seat: 2, name: "Cy" }];
+    expect(cityOrder(v, null)).toEqual([0, 1, 2]);
+    expect(cityOrder(v, 1)).toEqual([1, 0, 2]);
+  });
 });

@@ -1,16 +1,10 @@
 // The hint / analysis panel: what the `hard` bot would play here and why — its top
 // candidate moves with their win chance and expected final score. The same candidates are
 // drawn on the board as numbered badges.
+import type { AnalysisState } from "../hint";
 import { seatName } from "../seats";
-import type { AnalysisReply, View } from "../types";
+import type { AnalysisReply, Candidate, View } from "../types";
 import { LightbulbIcon } from "./Icons";
-
-export type AnalysisState =
-  | { status: "idle" }
-  | { status: "loading"; at: number }
-  | { status: "ready"; at: number; reply: AnalysisReply }
-  | { status: "error"; at: number; message: string }
-  | { status: "unavailable" };
 
 /** The engine's words, with its snake_case type names spelled out and arrows drawn. */
 export function words(text: string): string {
@@ -84,41 +78,48 @@ export function AnalysisPanel({
           </p>
           <ol class="candidates">
             {state.reply.candidates.map((c, i) => (
-              <li key={c.move} class={c.move === state.reply.best ? "best" : ""} data-move={c.move}>
-                <span class={`hint-badge${c.move === state.reply.best ? " hint-best" : ""}`} aria-hidden="true">
-                  {i + 1}
-                </span>
-                <div class="cand-body">
-                  <div class="cand-text">
-                    {c.move === state.reply.best && <span class="best-tag">hard plays </span>}
-                    {words(c.text)}
-                  </div>
-                  <div class="cand-stats">
-                    <span class="bar" aria-hidden="true">
-                      <span class="bar-fill" style={{ width: pct(c.win_chance) }} />
-                    </span>
-                    <span>
-                      <b>{pct(c.win_chance)}</b> win
-                    </span>
-                    <span>
-                      <b>{c.expected_score.toFixed(1)}</b> VP
-                    </span>
-                    <span class="muted" title="simulated games through this move">
-                      {c.visits}×
-                    </span>
-                  </div>
-                </div>
-                {onPlay && (
-                  <button type="button" class="btn btn-small" onClick={() => onPlay(c.move)}>
-                    Play<span class="sr-only"> {c.move}</span>
-                  </button>
-                )}
-              </li>
+              <CandidateRow key={c.move} candidate={c} rank={i + 1} best={c.move === state.reply.best} onPlay={onPlay} />
             ))}
           </ol>
           <p class="why">{why(state.reply)}</p>
         </>
       )}
     </section>
+  );
+}
+
+/** One candidate move: its rank badge, its words, its win chance and expected score. */
+function CandidateRow({ candidate: c, rank, best, onPlay }: { candidate: Candidate; rank: number; best: boolean; onPlay?: (move: string) => void }) {
+  return (
+    <li class={best ? "best" : ""} data-move={c.move}>
+      <span class={`hint-badge${best ? " hint-best" : ""}`} aria-hidden="true">
+        {rank}
+      </span>
+      <div class="cand-body">
+        <div class="cand-text">
+          {best && <span class="best-tag">hard plays </span>}
+          {words(c.text)}
+        </div>
+        <div class="cand-stats">
+          <span class="bar" aria-hidden="true">
+            <span class="bar-fill" style={{ width: pct(c.win_chance) }} />
+          </span>
+          <span>
+            <b>{pct(c.win_chance)}</b> win
+          </span>
+          <span>
+            <b>{c.expected_score.toFixed(1)}</b> VP
+          </span>
+          <span class="muted" title="simulated games through this move">
+            {c.visits}×
+          </span>
+        </div>
+      </div>
+      {onPlay && (
+        <button type="button" class="btn btn-small" onClick={() => onPlay(c.move)}>
+          Play<span class="sr-only"> {c.move}</span>
+        </button>
+      )}
+    </li>
   );
 }

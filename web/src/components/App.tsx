@@ -1,5 +1,6 @@
 import { useRoute } from "../hooks";
-import { GamePage, linkTo } from "./GamePage";
+import { linkTo } from "../route";
+import { GamePage } from "./GamePage";
 import { LogoIcon } from "./Icons";
 import { JoinPage } from "./JoinPage";
 import { Lobby } from "./Lobby";

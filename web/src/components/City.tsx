@@ -3,18 +3,13 @@
 // squares the player may use; at the end, the optimal placement of its resources.
 import type { ComponentChildren } from "preact";
 import { cityShape, district, squareName, squareNumber } from "../board";
+import type { CityMark } from "../marks";
 import { seatKindWords, seatName } from "../seats";
 import { CATEGORY_NAMES, CATEGORY_ORDER, describeBuilding } from "../tiles";
-import type { Placement, Score, View } from "../types";
+import type { Building, Placement, Score, View } from "../types";
 import { CheckIcon, CrossIcon, EnergyIcon, LeafIcon, MayorIcon, PersonIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 import { BuildingFace } from "./Tile";
-
-export interface CityMark {
-  rank: number;
-  square: string;
-  best?: boolean;
-}
 
 export interface CityProps {
   view: View;
@@ -36,177 +31,24 @@ export interface CityProps {
 export function City(p: CityProps) {
   const { view, seat } = p;
   const mode = view.config.mode;
-  const player = view.state.players[seat];
   const score: Score | undefined = view.scores[seat];
-  const seatInfo = view.seats[seat];
-  const name = seatName(seatInfo, seat);
+  const name = seatName(view.seats[seat], seat);
   const { rows, cols } = cityShape(mode);
   const toMove = view.status === "playing" && view.to_move === seat;
-  const mayor = view.state.mayor === seat;
-  const architects = view.state.architects;
-  const usedHere = Array.isArray(architects) ? (architects[seat] ?? []) : null;
+  const placed = placedSets(p.placement ?? null);
   const markBySquare = new Map((p.marks ?? []).map((m) => [m.square, m]));
-  const placement = p.placement ?? null;
-  const removed = new Set(placement?.removed ?? []);
-  const activated = new Set(placement?.activated ?? []);
-  const absorbing = new Set(placement?.absorbing_parks ?? []);
-  const over = view.status === "over";
-
   const cells = [];
   for (let r = 1; r <= rows; r++) {
-    for (let c = 1; c <= cols; c++) {
-      const sq = squareName(r, c);
-      const b = player?.city[r - 1]?.[c - 1] ?? null;
-      const number = squareNumber(mode, r, c);
-      const d = district(mode, r, c);
-      const right = c < cols && district(mode, r, c + 1) !== d;
-      const below = r < rows && district(mode, r + 1, c) !== d;
-      const eligible = p.eligible?.has(sq) ?? false;
-      const stack = eligible && b !== null;
-      const mark = markBySquare.get(sq);
-      const buildScore = p.buildScores?.get(sq);
-      const customers = placement?.customers[sq] ?? 0;
-      const classes = [
-        "cell",
-        `district-${d}`,
-        right ? "edge-right" : "",
-        below ? "edge-below" : "",
-        b ? "cell-built" : "cell-empty",
-        eligible ? "cell-eligible" : "",
-        p.interactive && !eligible ? "cell-ineligible" : "",
-        p.lastSquare === sq ? "cell-last" : "",
-        removed.has(sq) ? "cell-removed" : "",
-        mark ? "cell-mark" : "",
-      ].join(" ");
-      let label = `${sq}${number ? `, square ${number}` : ""}, district ${d}: ${b ? describeBuilding(b) : "empty"}`;
-      if (placement && b) {
-        if (removed.has(sq)) label += "; removed (not activated)";
-        else if (activated.has(sq)) label += "; activated";
-        if (customers) label += `; ${customers} customer${customers > 1 ? "s" : ""}`;
-        if (absorbing.has(sq)) label += "; absorbs 1 pollution";
-      }
-      if (eligible) label += stack ? "; you may stack your building here" : "; you may build here";
-      if (buildScore !== undefined) label += ` (projected score ${buildScore})`;
-      if (mark) label += `; hint ${mark.rank}`;
-      const body = (
-        <>
-          {number !== null && (
-            <span class="cell-number" aria-hidden="true">
-              {number}
-            </span>
-          )}
-          {b && <BuildingFace building={b} />}
-          {placement && b && !removed.has(sq) && (activated.has(sq) || b.type === "park" || b.type === "monument") && (
-            <span class="placed placed-on" aria-hidden="true" title="activated">
-              <CheckIcon />
-            </span>
-          )}
-          {placement && removed.has(sq) && (
-            <span class="placed placed-removed" aria-hidden="true" title="removed">
-              <CrossIcon />
-            </span>
-          )}
-          {customers > 0 && (
-            <span class="placed-customers" aria-hidden="true" title={`${customers} customers`}>
-              {Array.from({ length: customers }, (_, i) => (
-                <PersonIcon key={i} />
-              ))}
-            </span>
-          )}
-          {absorbing.has(sq) && (
-            <span class="placed placed-absorb" aria-hidden="true" title="absorbs 1 pollution">
-              <LeafIcon />
-            </span>
-          )}
-          {eligible && (
-            <span class="cell-build" aria-hidden="true">
-              {stack ? "+1" : "+"}
-              {buildScore !== undefined && <small>{buildScore} VP</small>}
-            </span>
-          )}
-          {mark && (
-            <span class={`hint-badge${mark.best ? " hint-best" : ""}`} aria-hidden="true">
-              {mark.rank}
-            </span>
-          )}
-          <span class="sr-only">{label}</span>
-        </>
-      );
-      cells.push(
-        p.interactive ? (
-          <button
-            type="button"
-            key={sq}
-            class={classes}
-            data-square={sq}
-            aria-disabled={eligible ? undefined : "true"}
-            onClick={() => p.onSquare?.(sq)}
-          >
-            {body}
-          </button>
-        ) : (
-          <div key={sq} class={classes} data-square={sq}>
-            {body}
-          </div>
-        ),
-      );
-    }
+    for (let c = 1; c <= cols; c++) cells.push(<Cell key={squareName(r, c)} p={p} placed={placed} mark={markBySquare.get(squareName(r, c))} row={r} col={c} />);
   }
-
   return (
     <article
       class={`city-card seat-${seat}${p.large ? " city-large" : ""}${p.mine ? " city-mine" : ""}${toMove ? " city-to-move" : ""}`}
       aria-label={`City of ${name}`}
       data-seat={seat}
     >
-      <header class="city-head">
-        <SeatMark seat={seat} size={p.large ? 28 : 22} />
-        <div class="city-who">
-          <h3 class="city-name">
-            {name}
-            {p.mine && <span class="you-tag">you</span>}
-          </h3>
-          <span class="city-kind">
-            {seatInfo && seatKindWords(seatInfo)}
-            {seatInfo?.kind === "human" && !seatInfo.open && (
-              <span class={`presence ${seatInfo.present || seatInfo.bot_playing ? "on" : "off"}`} aria-hidden="true" />
-            )}
-          </span>
-        </div>
-        {mayor && (
-          <span class="mayor-badge" title="holds the mayor: starts the next round">
-            <MayorIcon />
-            <span class="sr-only">holds the mayor</span>
-          </span>
-        )}
-        <div class="city-score" title="projected score: the city scored as it stands, resources placed optimally">
-          <strong data-testid={`score-${seat}`}>{score?.total ?? 0}</strong>
-          <span>{over ? "final" : "VP now"}</span>
-        </div>
-      </header>
-      <div class="city-stats">
-        <span class="stat" title="inhabitants">
-          <PersonIcon class="stat-icon inh" />
-          <b>{player?.inhabitants ?? 0}</b>
-          <span class="sr-only">inhabitants</span>
-        </span>
-        <span class="stat" title="energy">
-          <EnergyIcon class="stat-icon nrg" />
-          <b>{player?.energy ?? 0}</b>
-          <span class="sr-only">energy</span>
-        </span>
-        {usedHere && view.status === "playing" && (
-          <span class="stat arch-left" title="architects not yet used this round">
-            <span class="sr-only">architects left:</span>
-            {[1, 2, 3, 4].map((n) => (
-              <span key={n} class={`arch-chip${usedHere.includes(n) ? " used" : ""}`} aria-hidden={usedHere.includes(n) ? "true" : undefined}>
-                {n}
-              </span>
-            ))}
-          </span>
-        )}
-        {toMove && <span class="turn-flag">{view.phase === "place" ? "building" : "to play"}</span>}
-      </div>
+      <CityHead view={view} seat={seat} large={p.large} mine={p.mine} />
+      <CityStats view={view} seat={seat} toMove={toMove} />
       <div
         class={`city-grid mode-${mode}`}
         style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }}
@@ -215,15 +57,219 @@ export function City(p: CityProps) {
       >
         {cells}
       </div>
-      {placement && (placement.unused_inhabitants > 0 || placement.unused_energy > 0) && (
+      {placed.placement && (placed.placement.unused_inhabitants > 0 || placed.placement.unused_energy > 0) && (
         <p class="unused">
-          Unused: {placement.unused_inhabitants} inhabitant{placement.unused_inhabitants === 1 ? "" : "s"}, {placement.unused_energy} energy
-          {absorbing.size ? ` (${absorbing.size} absorbed by parks)` : ""}
+          Unused: {placed.placement.unused_inhabitants} inhabitant{placed.placement.unused_inhabitants === 1 ? "" : "s"}, {placed.placement.unused_energy} energy
+          {placed.absorbing.size ? ` (${placed.absorbing.size} absorbed by parks)` : ""}
         </p>
       )}
       {p.showBreakdown && score && <Breakdown score={score} />}
       {p.children}
     </article>
+  );
+}
+
+/** The final placement (when shown) as sets of squares. */
+interface Placed {
+  placement: Placement | null;
+  removed: Set<string>;
+  activated: Set<string>;
+  absorbing: Set<string>;
+}
+
+function placedSets(placement: Placement | null): Placed {
+  return {
+    placement,
+    removed: new Set(placement?.removed ?? []),
+    activated: new Set(placement?.activated ?? []),
+    absorbing: new Set(placement?.absorbing_parks ?? []),
+  };
+}
+
+function CityHead({ view, seat, large, mine }: { view: View; seat: number; large?: boolean; mine?: boolean }) {
+  const seatInfo = view.seats[seat];
+  const score: Score | undefined = view.scores[seat];
+  return (
+    <header class="city-head">
+      <SeatMark seat={seat} size={large ? 28 : 22} />
+      <div class="city-who">
+        <h3 class="city-name">
+          {seatName(seatInfo, seat)}
+          {mine && <span class="you-tag">you</span>}
+        </h3>
+        <span class="city-kind">
+          {seatInfo && seatKindWords(seatInfo)}
+          {seatInfo?.kind === "human" && !seatInfo.open && (
+            <span class={`presence ${seatInfo.present || seatInfo.bot_playing ? "on" : "off"}`} aria-hidden="true" />
+          )}
+        </span>
+      </div>
+      {view.state.mayor === seat && (
+        <span class="mayor-badge" title="holds the mayor: starts the next round">
+          <MayorIcon />
+          <span class="sr-only">holds the mayor</span>
+        </span>
+      )}
+      <div class="city-score" title="projected score: the city scored as it stands, resources placed optimally">
+        <strong data-testid={`score-${seat}`}>{score?.total ?? 0}</strong>
+        <span>{view.status === "over" ? "final" : "VP now"}</span>
+      </div>
+    </header>
+  );
+}
+
+function CityStats({ view, seat, toMove }: { view: View; seat: number; toMove: boolean }) {
+  const player = view.state.players[seat];
+  const architects = view.state.architects;
+  const usedHere = Array.isArray(architects) ? (architects[seat] ?? []) : null;
+  return (
+    <div class="city-stats">
+      <span class="stat" title="inhabitants">
+        <PersonIcon class="stat-icon inh" />
+        <b>{player?.inhabitants ?? 0}</b>
+        <span class="sr-only">inhabitants</span>
+      </span>
+      <span class="stat" title="energy">
+        <EnergyIcon class="stat-icon nrg" />
+        <b>{player?.energy ?? 0}</b>
+        <span class="sr-only">energy</span>
+      </span>
+      {usedHere && view.status === "playing" && (
+        <span class="stat arch-left" title="architects not yet used this round">
+          <span class="sr-only">architects left:</span>
+          {[1, 2, 3, 4].map((n) => (
+            <span key={n} class={`arch-chip${usedHere.includes(n) ? " used" : ""}`} aria-hidden={usedHere.includes(n) ? "true" : undefined}>
+              {n}
+            </span>
+          ))}
+        </span>
+      )}
+      {toMove && <span class="turn-flag">{view.phase === "place" ? "building" : "to play"}</span>}
+    </div>
+  );
+}
+
+/** What a city square shows: its building, its district edges, and what it offers or received. */
+interface CellFacts {
+  sq: string;
+  building: Building | null;
+  number: number | null;
+  district: number;
+  eligible: boolean;
+  /** The pending building would go on top of this one. */
+  stack: boolean;
+  buildScore: number | undefined;
+  customers: number;
+}
+
+function cellFacts(p: CityProps, placed: Placed, row: number, col: number): CellFacts {
+  const mode = p.view.config.mode;
+  const sq = squareName(row, col);
+  const building = p.view.state.players[p.seat]?.city[row - 1]?.[col - 1] ?? null;
+  const eligible = p.eligible?.has(sq) ?? false;
+  return {
+    sq,
+    building,
+    number: squareNumber(mode, row, col),
+    district: district(mode, row, col),
+    eligible,
+    stack: eligible && building !== null,
+    buildScore: p.buildScores?.get(sq),
+    customers: placed.placement?.customers[sq] ?? 0,
+  };
+}
+
+function cellLabel(f: CellFacts, placed: Placed, mark: CityMark | undefined): string {
+  const b = f.building;
+  let label = `${f.sq}${f.number ? `, square ${f.number}` : ""}, district ${f.district}: ${b ? describeBuilding(b) : "empty"}`;
+  if (placed.placement && b) {
+    if (placed.removed.has(f.sq)) label += "; removed (not activated)";
+    else if (placed.activated.has(f.sq)) label += "; activated";
+    if (f.customers) label += `; ${f.customers} customer${f.customers > 1 ? "s" : ""}`;
+    if (placed.absorbing.has(f.sq)) label += "; absorbs 1 pollution";
+  }
+  if (f.eligible) label += f.stack ? "; you may stack your building here" : "; you may build here";
+  if (f.buildScore !== undefined) label += ` (projected score ${f.buildScore})`;
+  if (mark) label += `; hint ${mark.rank}`;
+  return label;
+}
+
+function Cell({ p, placed, mark, row, col }: { p: CityProps; placed: Placed; mark: CityMark | undefined; row: number; col: number }) {
+  const { rows, cols } = cityShape(p.view.config.mode);
+  const f = cellFacts(p, placed, row, col);
+  const d = f.district;
+  const right = col < cols && district(p.view.config.mode, row, col + 1) !== d;
+  const below = row < rows && district(p.view.config.mode, row + 1, col) !== d;
+  const classes = [
+    "cell",
+    `district-${d}`,
+    right ? "edge-right" : "",
+    below ? "edge-below" : "",
+    f.building ? "cell-built" : "cell-empty",
+    f.eligible ? "cell-eligible" : "",
+    p.interactive && !f.eligible ? "cell-ineligible" : "",
+    p.lastSquare === f.sq ? "cell-last" : "",
+    placed.removed.has(f.sq) ? "cell-removed" : "",
+    mark ? "cell-mark" : "",
+  ].join(" ");
+  const body = <CellBody f={f} placed={placed} mark={mark} label={cellLabel(f, placed, mark)} />;
+  return p.interactive ? (
+    <button type="button" class={classes} data-square={f.sq} aria-disabled={f.eligible ? undefined : "true"} onClick={() => p.onSquare?.(f.sq)}>
+      {body}
+    </button>
+  ) : (
+    <div class={classes} data-square={f.sq}>
+      {body}
+    </div>
+  );
+}
+
+function CellBody({ f, placed, mark, label }: { f: CellFacts; placed: Placed; mark: CityMark | undefined; label: string }) {
+  const { sq, building: b, customers } = f;
+  const { placement, removed, activated, absorbing } = placed;
+  return (
+    <>
+      {f.number !== null && (
+        <span class="cell-number" aria-hidden="true">
+          {f.number}
+        </span>
+      )}
+      {b && <BuildingFace building={b} />}
+      {placement && b && !removed.has(sq) && (activated.has(sq) || b.type === "park" || b.type === "monument") && (
+        <span class="placed placed-on" aria-hidden="true" title="activated">
+          <CheckIcon />
+        </span>
+      )}
+      {placement && removed.has(sq) && (
+        <span class="placed placed-removed" aria-hidden="true" title="removed">
+          <CrossIcon />
+        </span>
+      )}
+      {customers > 0 && (
+        <span class="placed-customers" aria-hidden="true" title={`${customers} customers`}>
+          {Array.from({ length: customers }, (_, i) => (
+            <PersonIcon key={i} />
+          ))}
+        </span>
+      )}
+      {absorbing.has(sq) && (
+        <span class="placed placed-absorb" aria-hidden="true" title="absorbs 1 pollution">
+          <LeafIcon />
+        </span>
+      )}
+      {f.eligible && (
+        <span class="cell-build" aria-hidden="true">
+          {f.stack ? "+1" : "+"}
+          {f.buildScore !== undefined && <small>{f.buildScore} VP</small>}
+        </span>
+      )}
+      {mark && (
+        <span class={`hint-badge${mark.best ? " hint-best" : ""}`} aria-hidden="true">
+          {mark.rank}
+        </span>
+      )}
+      <span class="sr-only">{label}</span>
+    </>
   );
 }
 

@@ -2,14 +2,13 @@
 // with its optimal final placement (activated buildings, customers, absorbing parks,
 // removed buildings) when the server gives it.
 import { ranking, tieBreakWords } from "../play";
-import { replayUrl } from "../route";
+import { linkTo, replayUrl } from "../route";
 import { ordinal, seatName } from "../seats";
 import type { TileIndex } from "../tiles";
 import type { ConnectionStatus } from "../socket";
 import type { Placement, View } from "../types";
 import { City } from "./City";
 import { ConnectionBadge } from "./ConnectionBadge";
-import { linkTo } from "./GamePage";
 import { CheckIcon, CrossIcon, LeafIcon, PersonIcon, StarIcon } from "./Icons";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";

@@ -1,11 +1,10 @@
 // An invite link (/?game=ID&join=N): the game in a few words and the seat to take.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { navigate } from "../route";
+import { linkTo, navigate } from "../route";
 import { seatKindWords, seatName } from "../seats";
 import { loadTokens, saveToken } from "../tokens";
 import type { View } from "../types";
-import { linkTo } from "./GamePage";
 import { SeatMark } from "./SeatMark";
 import { JoinButton } from "./WaitingRoom";
 

@@ -1,15 +1,15 @@
 // The lobby: a new game (mode, players, each seat a human or a bot level, variants, bots
 // standing in for players who leave), games waiting for players, running games to watch,
 // finished games to replay, and this browser's own games.
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
 import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
-import { absolute, gameUrl, navigate, replayUrl } from "../route";
+import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
 import { capitalised, seatName, SEAT_SHAPE_WORDS } from "../seats";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
 import { CopyButton } from "./CopyButton";
-import { linkTo } from "./GamePage";
 import { BuildingIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 
@@ -95,57 +95,85 @@ export function Lobby() {
   );
 }
 
-export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) => void; levels?: LevelDescriptions }) {
-  const [mode, setMode] = useState<Mode>("classic");
-  const [players, setPlayers] = useState(2);
-  const [seats, setSeats] = useState<SeatChoice[]>(["you", "medium", "medium", "medium"]);
-  const [name, setName] = useState(playerName() || "");
-  const [square, setSquare] = useState(false);
-  const [allParks, setAllParks] = useState(false);
-  const [isPublic, setPublic] = useState(true);
-  const [takeover, setTakeover] = useState(false);
-  const [takeoverAfter, setTakeoverAfter] = useState(120);
-  const [takeoverLevel, setTakeoverLevel] = useState<Level>("medium");
+/** What the new-game form holds; `active` is the seats of the chosen player count. */
+export interface NewGameChoices {
+  mode: Mode;
+  players: number;
+  seats: SeatChoice[];
+  name: string;
+  square: boolean;
+  allParks: boolean;
+  isPublic: boolean;
+  takeover: boolean;
+  takeoverAfter: number;
+  takeoverLevel: Level;
+}
+
+/** What the server is asked to create (POST /api/games) for the form's choices. */
+export function createSpec(c: NewGameChoices): CreateSpec {
+  const active = c.seats.slice(0, c.players);
+  const spec: CreateSpec = {
+    mode: c.mode,
+    players: c.players,
+    name: c.name,
+    seats: active.map(seatSpec),
+    take: active.map((s, i) => (s === "you" || s === "hotseat" ? i : -1)).filter((i) => i >= 0),
+    public: c.isPublic,
+    variants: { urbanist_blocks: c.square ? "square" : "lines", all_parks_absorb: c.allParks },
+  };
+  if (c.takeover) {
+    spec.takeover_after = c.takeoverAfter;
+    spec.takeover_level = c.takeoverLevel;
+  }
+  return spec;
+}
+
+/** The seats after choosing `v` for seat `i`: one "you" at most (choosing it elsewhere frees the previous one). */
+export function chooseSeat(seats: SeatChoice[], i: number, v: SeatChoice): SeatChoice[] {
+  const next = [...seats];
+  if (v === "you") for (let j = 0; j < next.length; j++) if (next[j] === "you") next[j] = "hotseat";
+  next[i] = v;
+  return next;
+}
+
+/** The form as it opens (the name is the one last used on this device). */
+export const FIRST_CHOICES: NewGameChoices = {
+  mode: "classic",
+  players: 2,
+  seats: ["you", "medium", "medium", "medium"],
+  name: "",
+  square: false,
+  allParks: false,
+  isPublic: true,
+  takeover: false,
+  takeoverAfter: 120,
+  takeoverLevel: "medium",
+};
+
+interface NewGameForm {
+  choices: NewGameChoices;
+  set: (change: Partial<NewGameChoices>) => void;
+  setSeat: (i: number, v: SeatChoice) => void;
+  busy: boolean;
+  error: string | null;
+  submit: (e: Event) => Promise<void>;
+}
+
+/** The new-game form's controller: its choices, and creating the game (then the table, or the invites). */
+function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
+  const [choices, setChoices] = useState<NewGameChoices>(() => ({ ...FIRST_CHOICES, name: playerName() || "" }));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  const active = seats.slice(0, players);
-  const hasInvite = active.includes("invite");
-  // The levels of the bot seats, weakest first, each described once under the seats.
-  const described = LEVELS.filter((l) => active.includes(l) && levels[l]);
-  const takeoverHint = levels[takeoverLevel];
-
-  const setSeat = (i: number, v: SeatChoice) => {
-    setSeats((s) => {
-      const next = [...s];
-      // Exactly one "you" at most: choosing it elsewhere frees the previous one.
-      if (v === "you") for (let j = 0; j < next.length; j++) if (next[j] === "you") next[j] = "hotseat";
-      next[i] = v;
-      return next;
-    });
-  };
-
+  const set = (change: Partial<NewGameChoices>) => setChoices((c) => ({ ...c, ...change }));
+  const setSeat = (i: number, v: SeatChoice) => setChoices((c) => ({ ...c, seats: chooseSeat(c.seats, i, v) }));
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const clean = name.trim() || "Player";
+    const clean = choices.name.trim() || "Player";
     savePlayerName(clean);
-    const spec: CreateSpec = {
-      mode,
-      players,
-      name: clean,
-      seats: active.map(seatSpec),
-      take: active.map((s, i) => (s === "you" || s === "hotseat" ? i : -1)).filter((i) => i >= 0),
-      public: isPublic,
-      variants: { urbanist_blocks: square ? "square" : "lines", all_parks_absorb: allParks },
-    };
-    if (takeover) {
-      spec.takeover_after = takeoverAfter;
-      spec.takeover_level = takeoverLevel;
-    }
     try {
-      const c = await api.create(spec);
+      const c = await api.create(createSpec({ ...choices, name: clean }));
       for (const s of c.seats) saveToken(c.game, s.seat, s.token);
       if (c.invites.length === 0) navigate(gameUrl(c.game));
       else onCreated(c);
@@ -155,21 +183,27 @@ export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) =>
       setBusy(false);
     }
   };
+  return { choices, set, setSeat, busy, error, submit };
+}
 
+export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) => void; levels?: LevelDescriptions }) {
+  const form = useNewGameForm(onCreated);
+  const { mode, players, name } = form.choices;
+  const hasInvite = form.choices.seats.slice(0, players).includes("invite");
   return (
-    <form class="panel new-game" onSubmit={(e) => void submit(e)} aria-labelledby="new-game-title">
+    <form class="panel new-game" onSubmit={(e) => void form.submit(e)} aria-labelledby="new-game-title">
       <h2 id="new-game-title" class="panel-title">
         New game
       </h2>
       <fieldset class="choice-cards">
         <legend>Mode</legend>
         <label class={`choice ${mode === "classic" ? "on" : ""}`}>
-          <input type="radio" name="mode" value="classic" checked={mode === "classic"} onChange={() => setMode("classic")} />
+          <input type="radio" name="mode" value="classic" checked={mode === "classic"} onChange={() => form.set({ mode: "classic" })} />
           <b>Classic</b>
           <span>4 rounds, 4×4 cities, four architects each. The one to learn first.</span>
         </label>
         <label class={`choice ${mode === "expert" ? "on" : ""}`}>
-          <input type="radio" name="mode" value="expert" checked={mode === "expert"} onChange={() => setMode("expert")} />
+          <input type="radio" name="mode" value="expert" checked={mode === "expert"} onChange={() => form.set({ mode: "expert" })} />
           <b>Expert</b>
           <span>5 rounds, 4×5 numbered cities, a shared pool of architects, office towers and monuments.</span>
         </label>
@@ -178,120 +212,141 @@ export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) =>
         <legend>Players</legend>
         {[2, 3, 4].map((n) => (
           <label key={n} class={players === n ? "on" : ""}>
-            <input type="radio" name="players" value={n} checked={players === n} onChange={() => setPlayers(n)} />
+            <input type="radio" name="players" value={n} checked={players === n} onChange={() => form.set({ players: n })} />
             {n}
           </label>
         ))}
       </fieldset>
       <label class="field">
         Your name
-        <input value={name} maxLength={40} placeholder="Player" onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
+        <input value={name} maxLength={40} placeholder="Player" onInput={(e) => form.set({ name: (e.target as HTMLInputElement).value })} autoComplete="nickname" />
       </label>
-      <fieldset class="seats-choice">
-        <legend>Seats</legend>
-        {active.map((s, i) => {
-          const level = isLevel(s) ? s : null;
-          const hint = level ? levels[level] : undefined;
-          return (
-            <div class="seat-row" key={i}>
-              <SeatMark seat={i} size={24} title={`Seat ${i + 1} (${SEAT_SHAPE_WORDS[i]})`} />
-              <label>
-                <span class="sr-only">Seat {i + 1}</span>
-                <select
-                  value={s}
-                  onChange={(e) => setSeat(i, (e.target as HTMLSelectElement).value as SeatChoice)}
-                  data-testid={`seat-${i}`}
-                  title={hint}
-                  aria-describedby={level && hint ? levelHintId(level) : undefined}
-                >
-                  {SEAT_OPTIONS.map((o) => (
-                    <option key={o.value} value={o.value}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              {i === 0 && <span class="muted small">plays first</span>}
-            </div>
-          );
-        })}
-        {described.length > 0 && (
-          <ul class="level-hints muted small" data-testid="level-hints">
-            {described.map((l) => (
-              <li key={l} id={levelHintId(l)}>
-                <b>{capitalised(l)} bot</b>: {levels[l]}
-              </li>
-            ))}
-          </ul>
-        )}
-      </fieldset>
-      <details class="more-options">
-        <summary>Variants and options</summary>
-        <label class="check">
-          <input type="checkbox" checked={square} onChange={(e) => setSquare((e.target as HTMLInputElement).checked)} />
-          <span>
-            <b>The urbanist blocks only its own square</b> (instead of its row and column)
-          </span>
-        </label>
-        <label class="check">
-          <input type="checkbox" checked={allParks} onChange={(e) => setAllParks((e.target as HTMLInputElement).checked)} />
-          <span>
-            <b>Every park absorbs pollution</b> (and a playground gives no inhabitant)
-          </span>
-        </label>
-        <label class="check">
-          <input type="checkbox" checked={isPublic} onChange={(e) => setPublic((e.target as HTMLInputElement).checked)} />
-          <span>
-            <b>List the game in the lobby</b> (otherwise only people with a link can find it)
-          </span>
-        </label>
-        <label class="check">
-          <input type="checkbox" checked={takeover} onChange={(e) => setTakeover((e.target as HTMLInputElement).checked)} />
-          <span>
-            <b>Allow a bot to replace a player who leaves</b>
-          </span>
-        </label>
-        {takeover && (
-          <div class="takeover">
+      <SeatChoices form={form} levels={levels} />
+      <MoreOptions form={form} levels={levels} />
+      {form.error && (
+        <p class="notice notice-error" role="alert">
+          {form.error}
+        </p>
+      )}
+      <button class="btn btn-primary btn-big" disabled={form.busy} data-testid="create">
+        {form.busy ? "Creating…" : hasInvite ? "Create and invite" : "Start the game"}
+      </button>
+    </form>
+  );
+}
+
+function SeatChoices({ form, levels }: { form: NewGameForm; levels: LevelDescriptions }) {
+  const active = form.choices.seats.slice(0, form.choices.players);
+  // The levels of the bot seats, weakest first, each described once under the seats.
+  const described = LEVELS.filter((l) => active.includes(l) && levels[l]);
+  return (
+    <fieldset class="seats-choice">
+      <legend>Seats</legend>
+      {active.map((s, i) => {
+        const level = isLevel(s) ? s : null;
+        const hint = level ? levels[level] : undefined;
+        return (
+          <div class="seat-row" key={i}>
+            <SeatMark seat={i} size={24} title={`Seat ${i + 1} (${SEAT_SHAPE_WORDS[i]})`} />
             <label>
-              after
-              <select value={takeoverAfter} onChange={(e) => setTakeoverAfter(Number((e.target as HTMLSelectElement).value))}>
-                {[30, 60, 120, 300, 900].map((s) => (
-                  <option key={s} value={s}>
-                    {s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`}
+              <span class="sr-only">Seat {i + 1}</span>
+              <select
+                value={s}
+                onChange={(e) => form.setSeat(i, (e.target as HTMLSelectElement).value as SeatChoice)}
+                data-testid={`seat-${i}`}
+                title={hint}
+                aria-describedby={level && hint ? levelHintId(level) : undefined}
+              >
+                {SEAT_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
                   </option>
                 ))}
               </select>
             </label>
-            <label>
-              bot level
-              <select
-                value={takeoverLevel}
-                onChange={(e) => setTakeoverLevel((e.target as HTMLSelectElement).value as Level)}
-                data-testid="takeover-level"
-                title={takeoverHint}
-                aria-describedby={takeoverHint ? "takeover-level-hint" : undefined}
-              >
-                <LevelOptions />
-              </select>
-            </label>
+            {i === 0 && <span class="muted small">plays first</span>}
           </div>
-        )}
-        {takeover && takeoverHint && (
-          <p class="level-hint muted small" id="takeover-level-hint">
-            <b>{capitalised(takeoverLevel)} bot</b>: {takeoverHint}
-          </p>
-        )}
-      </details>
-      {error && (
-        <p class="notice notice-error" role="alert">
-          {error}
+        );
+      })}
+      {described.length > 0 && (
+        <ul class="level-hints muted small" data-testid="level-hints">
+          {described.map((l) => (
+            <li key={l} id={levelHintId(l)}>
+              <b>{capitalised(l)} bot</b>: {levels[l]}
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+function Check({ checked, onChange, children }: { checked: boolean; onChange: (on: boolean) => void; children: ComponentChildren }) {
+  return (
+    <label class="check">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      <span>{children}</span>
+    </label>
+  );
+}
+
+function MoreOptions({ form, levels }: { form: NewGameForm; levels: LevelDescriptions }) {
+  const { square, allParks, isPublic, takeover } = form.choices;
+  return (
+    <details class="more-options">
+      <summary>Variants and options</summary>
+      <Check checked={square} onChange={(on) => form.set({ square: on })}>
+        <b>The urbanist blocks only its own square</b> (instead of its row and column)
+      </Check>
+      <Check checked={allParks} onChange={(on) => form.set({ allParks: on })}>
+        <b>Every park absorbs pollution</b> (and a playground gives no inhabitant)
+      </Check>
+      <Check checked={isPublic} onChange={(on) => form.set({ isPublic: on })}>
+        <b>List the game in the lobby</b> (otherwise only people with a link can find it)
+      </Check>
+      <Check checked={takeover} onChange={(on) => form.set({ takeover: on })}>
+        <b>Allow a bot to replace a player who leaves</b>
+      </Check>
+      {takeover && <TakeoverOptions form={form} levels={levels} />}
+    </details>
+  );
+}
+
+function TakeoverOptions({ form, levels }: { form: NewGameForm; levels: LevelDescriptions }) {
+  const { takeoverAfter, takeoverLevel } = form.choices;
+  const takeoverHint = levels[takeoverLevel];
+  return (
+    <>
+      <div class="takeover">
+        <label>
+          after
+          <select value={takeoverAfter} onChange={(e) => form.set({ takeoverAfter: Number((e.target as HTMLSelectElement).value) })}>
+            {[30, 60, 120, 300, 900].map((s) => (
+              <option key={s} value={s}>
+                {s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          bot level
+          <select
+            value={takeoverLevel}
+            onChange={(e) => form.set({ takeoverLevel: (e.target as HTMLSelectElement).value as Level })}
+            data-testid="takeover-level"
+            title={takeoverHint}
+            aria-describedby={takeoverHint ? "takeover-level-hint" : undefined}
+          >
+            <LevelOptions />
+          </select>
+        </label>
+      </div>
+      {takeoverHint && (
+        <p class="level-hint muted small" id="takeover-level-hint">
+          <b>{capitalised(takeoverLevel)} bot</b>: {takeoverHint}
         </p>
       )}
-      <button class="btn btn-primary btn-big" disabled={busy} data-testid="create">
-        {busy ? "Creating…" : hasInvite ? "Create and invite" : "Start the game"}
-      </button>
-    </form>
+    </>
   );
 }
 
@@ -351,7 +406,10 @@ function when(t: number | string | null): string {
   return d.toLocaleDateString();
 }
 
-function GameList({ status, title, empty, hideOnError }: { status: "waiting" | "playing" | "over"; title: string; empty: string; hideOnError?: boolean }) {
+type ListStatus = "waiting" | "playing" | "over";
+
+/** The server's list of public games in `status`, refreshed (finished ones less often). */
+function useGameList(status: ListStatus): { games: GameListEntry[] | null; error: string | null } {
   const [games, setGames] = useState<GameListEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -372,6 +430,11 @@ function GameList({ status, title, empty, hideOnError }: { status: "waiting" | "
       clearInterval(t);
     };
   }, [status]);
+  return { games, error };
+}
+
+function GameList({ status, title, empty, hideOnError }: { status: ListStatus; title: string; empty: string; hideOnError?: boolean }) {
+  const { games, error } = useGameList(status);
   if (error && hideOnError) return null;
   return (
     <section class="panel game-list" aria-labelledby={`list-${status}`}>
@@ -387,54 +450,66 @@ function GameList({ status, title, empty, hideOnError }: { status: "waiting" | "
       ) : (
         <ul class="games" data-testid={`games-${status}`}>
           {games.map((g) => (
-            <li key={g.game} class="game-row">
-              <div class="game-row-main">
-                <span>
-                  <b>{g.config.mode === "expert" ? "Expert" : "Classic"}</b>, {g.config.players} players
-                  <span class="muted small"> · {when(status === "over" ? g.finished_at : g.created_at)}</span>
-                </span>
-                {describeSeats(g)}
-                {status === "over" && g.result && (
-                  <span class="list-result">
-                    {g.result.scores.map((s, i) => (
-                      <span key={i} class={g.result!.winners.includes(i) ? "winner" : ""}>
-                        {s}
-                        {i < g.result!.scores.length - 1 ? " – " : ""}
-                      </span>
-                    ))}
-                  </span>
-                )}
-              </div>
-              <div class="game-row-actions">
-                {status === "waiting" &&
-                  g.seats
-                    .filter((s) => s.open)
-                    .map((s) => (
-                      <a key={s.seat} class="btn btn-small btn-primary" href={`/?game=${g.game}&join=${s.seat}`} onClick={linkTo(`/?game=${g.game}&join=${s.seat}`)}>
-                        Join seat {s.seat + 1}
-                      </a>
-                    ))}
-                {status === "playing" && (
-                  <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
-                    Watch
-                  </a>
-                )}
-                {status === "over" && (
-                  <>
-                    <a class="btn btn-small btn-primary" href={replayUrl(g.game)} onClick={linkTo(replayUrl(g.game))}>
-                      Replay
-                    </a>
-                    <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
-                      Final table
-                    </a>
-                  </>
-                )}
-              </div>
-            </li>
+            <GameRow key={g.game} g={g} status={status} />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+function GameRow({ g, status }: { g: GameListEntry; status: ListStatus }) {
+  return (
+    <li class="game-row">
+      <div class="game-row-main">
+        <span>
+          <b>{g.config.mode === "expert" ? "Expert" : "Classic"}</b>, {g.config.players} players
+          <span class="muted small"> · {when(status === "over" ? g.finished_at : g.created_at)}</span>
+        </span>
+        {describeSeats(g)}
+        {status === "over" && g.result && (
+          <span class="list-result">
+            {g.result.scores.map((s, i) => (
+              <span key={i} class={g.result!.winners.includes(i) ? "winner" : ""}>
+                {s}
+                {i < g.result!.scores.length - 1 ? " – " : ""}
+              </span>
+            ))}
+          </span>
+        )}
+      </div>
+      <GameRowActions g={g} status={status} />
+    </li>
+  );
+}
+
+function GameRowActions({ g, status }: { g: GameListEntry; status: ListStatus }) {
+  return (
+    <div class="game-row-actions">
+      {status === "waiting" &&
+        g.seats
+          .filter((s) => s.open)
+          .map((s) => (
+            <a key={s.seat} class="btn btn-small btn-primary" href={`/?game=${g.game}&join=${s.seat}`} onClick={linkTo(`/?game=${g.game}&join=${s.seat}`)}>
+              Join seat {s.seat + 1}
+            </a>
+          ))}
+      {status === "playing" && (
+        <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
+          Watch
+        </a>
+      )}
+      {status === "over" && (
+        <>
+          <a class="btn btn-small btn-primary" href={replayUrl(g.game)} onClick={linkTo(replayUrl(g.game))}>
+            Replay
+          </a>
+          <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
+            Final table
+          </a>
+        </>
+      )}
+    </div>
   );
 }
 

@@ -1,0 +1,109 @@
+// The panel under the site where this client acts: the architects to pick from during a take,
+// the building taken during a build (with its discard), the server's notices, undo and hint.
+import { canDiscard } from "../play";
+import { describeTile, type TileIndex } from "../tiles";
+import type { View } from "../types";
+import type { TableModel } from "../useTable";
+import { LightbulbIcon, TrashIcon, UndoIcon } from "./Icons";
+import { SeatMark } from "./SeatMark";
+import { TileFace } from "./Tile";
+
+export function ActionPanel({ view, tiles, table, toMoveName }: { view: View; tiles: TileIndex | null; table: TableModel; toMoveName: string }) {
+  const { notice } = table.actions;
+  return (
+    <section class="panel action-panel" aria-label="Your action">
+      {table.myTake && <ArchitectPicker view={view} table={table} />}
+      {view.phase === "place" && view.state.pending && <PendingBuilding view={view} tiles={tiles} table={table} toMoveName={toMoveName} />}
+      {notice && (
+        <p key={notice.key} class={`notice notice-${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"} data-testid="notice">
+          {notice.text}
+        </p>
+      )}
+      <ActionButtons view={view} table={table} />
+    </section>
+  );
+}
+
+function ArchitectPicker({ view, table }: { view: View; table: TableModel }) {
+  const own = Array.isArray(view.state.architects);
+  const selected = table.architect;
+  return (
+    <fieldset class="architects">
+      <legend>{own ? "Your architects" : "Architects in the shared pool"}</legend>
+      <div class="arch-row">
+        {table.choices.map((c) => (
+          <label key={c.number} class={`arch ${c.playable ? "" : "arch-off"} ${selected === c.number ? "arch-on" : ""}`}>
+            <input type="radio" name="architect" value={c.number} checked={selected === c.number} disabled={!c.playable} onChange={() => table.pick(c.number)} />
+            <SeatMark seat={table.acting ?? 0} label={String(c.number)} size={34} />
+            <span class="sr-only">
+              Architect {c.number}
+              {own ? (c.left ? "" : " (used this round)") : `, ${c.left} left in the pool`}
+            </span>
+            {!own && (
+              <span class="arch-count" aria-hidden="true">
+                ×{c.left}
+              </span>
+            )}
+          </label>
+        ))}
+      </div>
+      <p class="hint-line" aria-live="polite">
+        {table.previewText || "Pick an architect (keys 1–5), then a lit slot around the site: hover a slot to see what it takes."}
+      </p>
+    </fieldset>
+  );
+}
+
+function PendingBuilding({ view, tiles, table, toMoveName }: { view: View; tiles: TileIndex | null; table: TableModel; toMoveName: string }) {
+  const pending = view.state.pending;
+  const pendingTile = pending && tiles ? tiles.get(pending.tile) : undefined;
+  const { myBuild } = table;
+  return (
+    <div class="pending">
+      <div class="pending-tile">{pendingTile ? <TileFace tile={pendingTile} /> : null}</div>
+      <div class="pending-text">
+        <p>
+          {myBuild ? (
+            <>
+              <b>Build it</b>: pick a lit square of your city (architect #{pending?.architect}), or discard it.
+              {table.builds.size === 0 && " No square can take it: discard it."}
+            </>
+          ) : (
+            <>
+              {toMoveName} took {pendingTile ? `${pendingTile.code} (${describeTile(pendingTile)})` : "a building"} and is placing it.
+            </>
+          )}
+        </p>
+        {myBuild && (
+          <button type="button" class="btn" disabled={table.actions.busy || !canDiscard(view)} onClick={() => void table.actions.send("discard")}>
+            <TrashIcon class="btn-icon" /> Discard <kbd>D</kbd>
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function ActionButtons({ view, table }: { view: View; table: TableModel }) {
+  const { busy, undo } = table.actions;
+  return (
+    <div class="action-buttons">
+      {table.you.length > 0 && (
+        <button
+          type="button"
+          class="btn"
+          disabled={busy || (view.can_undo?.length ?? 0) === 0}
+          onClick={() => void undo()}
+          title="Take back your last action, while no one else has acted since"
+        >
+          <UndoIcon class="btn-icon" /> Undo <kbd>U</kbd>
+        </button>
+      )}
+      {table.hintAllowed && (
+        <button type="button" class="btn" disabled={table.hint.state.status === "loading"} onClick={() => void table.hint.ask()}>
+          <LightbulbIcon class="btn-icon" /> Hint <kbd>H</kbd>
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+// What the table tells around the board: whose turn it is, the standings, the game bar with
+// its share links, and what just happened for screen readers.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { absolute, linkTo, replayUrl, seatLink } from "../route";
+import { seatName } from "../seats";
+import type { ConnectionStatus } from "../socket";
+import type { View } from "../types";
+import { ConnectionBadge } from "./ConnectionBadge";
+import { CopyButton } from "./CopyButton";
+import { SeatMark } from "./SeatMark";
+
+export function TurnBanner({ view, acting, toMoveName }: { view: View; acting: number | null; toMoveName: string }) {
+  const seat = view.to_move;
+  const info = seat !== null ? view.seats[seat] : undefined;
+  let text: string;
+  if (acting !== null) text = view.phase === "take" ? "Your turn: take a building" : "Your turn: build or discard";
+  else if (info?.kind === "bot" || info?.bot_playing) text = `${toMoveName} is thinking…`;
+  else text = `Waiting for ${toMoveName}`;
+  return (
+    <div class={`turn-banner${acting !== null ? " mine" : ""}`} data-testid="turn-banner">
+      {seat !== null && <SeatMark seat={seat} size={24} />}
+      <span>{text}</span>
+      {acting === null && (info?.kind === "bot" || info?.bot_playing) && <span class="dots" aria-hidden="true" />}
+    </div>
+  );
+}
+
+export function Standings({ view }: { view: View }) {
+  const mode = view.config.mode;
+  const pool = Array.isArray(view.state.architects) ? null : view.state.architects;
+  return (
+    <section class="panel standings" aria-label="Game">
+      <h2 class="panel-title">
+        {mode === "expert" ? "Expert" : "Classic"} · Round {view.round}/{mode === "expert" ? 5 : 4} · Turn {view.turn}/4
+      </h2>
+      <ul class="standings-list">
+        {view.seats.map((s, i) => (
+          <li key={i} class={view.to_move === i ? "to-move" : ""}>
+            <SeatMark seat={i} size={18} />
+            <span class="st-name">{seatName(s, i)}</span>
+            <span class="st-score">{view.scores[i]?.total ?? 0} VP</span>
+          </li>
+        ))}
+      </ul>
+      {pool && (
+        <p class="pool" aria-label="Shared pool of architects">
+          Pool:{" "}
+          {[1, 2, 3, 4, 5].map((n) => (
+            <span key={n} class={`pool-chip${(pool[String(n)] ?? 0) === 0 ? " empty" : ""}`}>
+              #{n}×{pool[String(n)] ?? 0}
+            </span>
+          ))}
+        </p>
+      )}
+      {(view.config.variants.urbanist_blocks === "square" || view.config.variants.all_parks_absorb) && (
+        <p class="muted small">
+          Variants: {view.config.variants.urbanist_blocks === "square" ? "urbanist blocks its square only" : ""}
+          {view.config.variants.urbanist_blocks === "square" && view.config.variants.all_parks_absorb ? "; " : ""}
+          {view.config.variants.all_parks_absorb ? "every park absorbs" : ""}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Tells screen readers what changed: your turn, or what the others just did. */
+export function Announcer({ view, acting }: { view: View; acting: number | null }) {
+  const [text, setText] = useState("");
+  const prev = useRef<number>(view.version);
+  useEffect(() => {
+    if (view.version === prev.current) return;
+    prev.current = view.version;
+    const a = view.last_actions[view.last_actions.length - 1];
+    const did = a ? `${seatName(view.seats[a.seat], a.seat)}: ${a.kind === "undo" ? a.text || "takes back their last action" : a.text || a.move}. ` : "";
+    setText(did + (acting !== null ? "Your turn." : ""));
+  }, [view.version, view.last_actions, view.seats, acting]);
+  return (
+    <div class="sr-only" aria-live="polite" role="status">
+      {text}
+    </div>
+  );
+}
+
+export function GameBar({ view, status, tokens }: { view: View; status: ConnectionStatus; tokens: Record<number, string> }) {
+  const game = view.game ?? "";
+  const you = view.you ?? [];
+  const links = you.map((s) => ({ seat: s, link: tokens[s] ? absolute(seatLink(game, s, tokens[s])) : null }));
+  return (
+    <div class="game-bar">
+      <span class="game-id">
+        Game <code>{game}</code>
+      </span>
+      <span class="game-seat">
+        {you.length === 0 ? "watching" : you.length === 1 ? `playing as ${seatName(view.seats[you[0]!], you[0]!)}` : `hotseat: ${you.map((s) => seatName(view.seats[s], s)).join(", ")}`}
+      </span>
+      <details class="menu">
+        <summary class="btn btn-small btn-quiet">Share</summary>
+        <div class="menu-body">
+          <p>
+            Watch link (anyone): <CopyButton text={absolute(`/?game=${game}`)} label="Copy watch link" />
+          </p>
+          {links.map(
+            (l) =>
+              l.link && (
+                <p key={l.seat}>
+                  Your private link for {seatName(view.seats[l.seat], l.seat)} (keep it secret, reopens your seat anywhere):{" "}
+                  <CopyButton text={l.link} label="Copy private link" />
+                </p>
+              ),
+          )}
+          {view.status === "over" && (
+            <p>
+              <a href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
+                Watch the replay
+              </a>
+            </p>
+          )}
+        </div>
+      </details>
+      <ConnectionBadge status={status} />
+    </div>
+  );
+}

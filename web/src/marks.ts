@@ -1,0 +1,73 @@
+// What is drawn over the board besides its pieces: the hint's numbered badges and the
+// preview of the slot under the pointer. Pure: the table and the replay viewer compute them
+// per render from the view and the analysis reply.
+import { siteIndex } from "./board";
+import { candidateMarks, takeTarget } from "./play";
+import { describeTile, type TileIndex } from "./tiles";
+import type { AnalysisReply, View } from "./types";
+
+/** A hint candidate's badge on the site: on its slot and on the square it designates. */
+export interface SiteMark {
+  rank: number;
+  slot?: string;
+  siteSquare?: string;
+  best?: boolean;
+}
+
+/** A hint candidate's badge on a city square (a build). */
+export interface CityMark {
+  rank: number;
+  square: string;
+  best?: boolean;
+}
+
+/** The badges of an analysis' candidates, ranked from 1 in the server's order. */
+export function hintMarks(view: View, reply: AnalysisReply | null): { site: SiteMark[]; city: CityMark[] } {
+  const site: SiteMark[] = [];
+  const city: CityMark[] = [];
+  reply?.candidates.forEach((c, i) => {
+    const m = candidateMarks(view, c.move);
+    const best = c.move === reply.best;
+    if (m.slot) site.push({ rank: i + 1, slot: m.slot, siteSquare: m.siteSquare, best });
+    if (m.citySquare) city.push({ rank: i + 1, square: m.citySquare, best });
+  });
+  return { site, city };
+}
+
+/** The hovered slot and, when the take is legal, the square it designates. */
+export interface SlotPreview {
+  slot: string;
+  square: string | null;
+}
+
+export interface SlotPreviewInput {
+  view: View;
+  tiles: TileIndex | null;
+  /** Legal takes by architect (`legalTakes`). */
+  takes: Map<number, Set<string>>;
+  blocked: Set<string>;
+  /** The architect this client would place, or null when it is not taking. */
+  architect: number | null;
+  hover: string | null;
+}
+
+/** What the hovered (or focused) slot would do with the selected architect, drawn and in words. */
+export function slotPreview({ view, tiles, takes, blocked, architect, hover }: SlotPreviewInput): { preview: SlotPreview | null; text: string } {
+  if (!hover || architect === null) return { preview: null, text: "" };
+  const legal = takes.get(architect)?.has(hover) ?? false;
+  const square = takeTarget(view, `${architect}${hover}`);
+  const preview = { slot: hover, square: legal ? square : null };
+  if (legal && square) return { preview, text: `Architect ${architect} at ${hover} designates ${square}: ${takenWords(view, tiles, square)}.` };
+  if (view.state.slots_used.includes(hover)) return { preview, text: `Slot ${hover} already holds an architect this round.` };
+  if (blocked.has(hover)) return { preview, text: `Slot ${hover} is closed by the urbanist.` };
+  return { preview, text: `Architect ${architect} cannot go to ${hover}.` };
+}
+
+/** What a take designating `square` gives: the tile there, or nothing. */
+function takenWords(view: View, tiles: TileIndex | null, square: string): string {
+  const id = view.state.site[siteIndex(square)];
+  const down = view.state.face_down.includes(square);
+  const facts = id !== null && id !== undefined && !down ? tiles?.get(id) : undefined;
+  if (facts) return `you take ${facts.code}, ${describeTile(facts)}`;
+  return down ? "a face-down tile, you take nothing" : "an empty square, you take nothing";
+}

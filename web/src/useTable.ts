@@ -1,0 +1,225 @@
+// The game table's behaviour, apart from its drawing: sending moves and undos through the
+// socket with the notices that answer them, the hotseat handover, and bringing what must be
+// touched into view on a phone.
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api } from "./api";
+import { useMediaQuery, useShortcuts } from "./hooks";
+import { useHint, type Hint } from "./hint";
+import { hintMarks, slotPreview, type CityMark, type SiteMark, type SlotPreview } from "./marks";
+import { actingSeat, architectChoices, blockedSlots, buildScores, cityOrder, lastMove, legalBuilds, legalTakes, litSlots, pickArchitect, type ArchitectChoice, type Highlights } from "./play";
+import { seatName } from "./seats";
+import type { GameSocket } from "./socket";
+import type { TileIndex } from "./tiles";
+import type { View } from "./types";
+import type { GameHandle } from "./useGame";
+
+export interface Notice {
+  kind: "error" | "info";
+  text: string;
+  /** New for every notice, so that the same text said twice is announced twice. */
+  key: number;
+}
+
+export interface TableActions {
+  busy: boolean;
+  notice: Notice | null;
+  say: (kind: Notice["kind"], text: string) => void;
+  send: (move: string) => Promise<void>;
+  undo: () => Promise<void>;
+}
+
+/** Moves and undos for the seat acting here; the server's refusals are shown as they are. */
+export function useTableActions(view: View, socket: GameSocket | null, acting: number | null, onPlayed: () => void): TableActions {
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const noticeKey = useRef(0);
+  const say = useCallback((kind: Notice["kind"], text: string) => setNotice({ kind, text, key: ++noticeKey.current }), []);
+  const watching = (view.you ?? []).length === 0;
+
+  const send = useCallback(
+    async (move: string) => {
+      if (!socket) return;
+      if (acting === null) {
+        say("info", watching ? "You are watching this game." : `Not your turn: ${seatName(view.seats[view.to_move ?? 0], view.to_move ?? 0)} is playing.`);
+        return;
+      }
+      setBusy(true);
+      const reply = await socket.move(acting, move);
+      setBusy(false);
+      if (reply.type === "error") {
+        say("error", reply.code === "illegal_move" ? `Not allowed: ${reply.message}` : reply.message);
+      } else {
+        setNotice(null);
+        onPlayed();
+      }
+    },
+    [socket, acting, say, watching, view.seats, view.to_move, onPlayed],
+  );
+
+  const undo = useCallback(async () => {
+    if (!socket) return;
+    const seat = view.can_undo?.[0];
+    if (seat === undefined) {
+      say("info", "Nothing to undo: you may take back your last action only while no one else has acted since.");
+      return;
+    }
+    setBusy(true);
+    const reply = await socket.undo(seat);
+    setBusy(false);
+    if (reply.type === "error") say("error", reply.message);
+    else say("info", "Your last action was taken back.");
+  }, [socket, view.can_undo, say]);
+
+  return { busy, notice, say, send, undo };
+}
+
+/** Hotseat: the seat to hand the device to when the turn passes between two seats held here. */
+export function useHandover(view: View, acting: number | null, you: number[]): [number | null, (seat: number | null) => void] {
+  const [handover, setHandover] = useState<number | null>(null);
+  const lastActing = useRef<number | null>(null);
+  useEffect(() => {
+    const humanSeatsHere = you.filter((s) => view.seats[s]?.kind === "human").length;
+    if (acting !== null && lastActing.current !== null && acting !== lastActing.current && humanSeatsHere > 1) {
+      setHandover(acting);
+    }
+    if (acting !== null) lastActing.current = acting;
+  }, [acting, you, view.seats]);
+  return [handover, setHandover];
+}
+
+/** On a phone, bring what must be touched into view: the site to take, the city to build. */
+export function useScrollToAction(view: View): void {
+  const narrow = useMediaQuery("(max-width: 760px)");
+  const actingNow = actingSeat(view);
+  useEffect(() => {
+    if (!narrow || actingNow === null || view.status !== "playing") return;
+    const target =
+      view.phase === "place"
+        ? document.querySelector(`.city-card[data-seat="${actingNow}"]`)
+        : document.querySelector(".site");
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    target?.scrollIntoView({ block: view.phase === "place" ? "center" : "start", behavior: still ? "auto" : "smooth" });
+  }, [narrow, actingNow, view.phase, view.status]);
+}
+
+/** Everything the table draws besides the view itself, and what its controls do. */
+export interface TableModel {
+  acting: number | null;
+  you: number[];
+  myTake: boolean;
+  myBuild: boolean;
+  choices: ArchitectChoice[];
+  /** The architect this client's take would use (null when it is not taking). */
+  architect: number | null;
+  pick: (architect: number) => void;
+  hover: (slot: string | null) => void;
+  preview: SlotPreview | null;
+  previewText: string;
+  lit: { legal: Set<string>; other: Set<string> };
+  blocked: Set<string>;
+  builds: Set<string>;
+  buildScores: Map<string, number>;
+  last: Highlights;
+  marks: { site: SiteMark[]; city: CityMark[] };
+  actions: TableActions;
+  hint: Hint;
+  hintAllowed: boolean;
+  handover: number | null;
+  endHandover: () => void;
+  /** The large city: the acting seat's, else the first one held here. */
+  focus: number | null;
+  order: number[];
+  onSlot: (slot: string) => void;
+  onSquare: (square: string) => void;
+}
+
+/** The table's controller: its state, hooks and derivations, for a view that only draws. */
+export function useTable(view: View, handle: GameHandle, tiles: TileIndex | null, tokens: Record<number, string>): TableModel {
+  const acting = actingSeat(view);
+  const you = useMemo(() => view.you ?? [], [view.you]);
+  const takes = useMemo(() => legalTakes(view), [view]);
+  const builds = useMemo(() => legalBuilds(view), [view]);
+  const blocked = useMemo(() => blockedSlots(view), [view]);
+  const last = useMemo(() => lastMove(view.last_actions), [view.last_actions]);
+  const scores = useMemo(() => buildScores(view.build_options), [view.build_options]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [hover, setHover] = useState<string | null>(null);
+  const clearHover = useCallback(() => setHover(null), []);
+  const actions = useTableActions(view, handle.socket, acting, clearHover);
+  const [handover, setHandover] = useHandover(view, acting, you);
+  useScrollToAction(view);
+  const hint = useTableHint(view, acting, you, tokens, actions.say);
+  const myTake = acting !== null && view.phase === "take";
+  const myBuild = acting !== null && view.phase === "place";
+  const choices = architectChoices(view, view.to_move);
+  const architect = myTake ? pickArchitect(choices, selected) : null;
+  const hintAllowed = view.analysis === true && hint.offered && you.length > 0 && view.status === "playing";
+  useShortcuts((e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    tableShortcut(e, { view, choices, myTake, myBuild, actions, hint, hintAllowed, pick: setSelected });
+  });
+  const { preview, text: previewText } = slotPreview({ view, tiles, takes, blocked, architect, hover });
+  const focus = acting ?? you[0] ?? null;
+  return {
+    acting, you, myTake, myBuild, choices, architect, pick: setSelected, hover: setHover, preview, previewText,
+    lit: litSlots(takes, architect, myTake), blocked, builds, buildScores: scores, last,
+    marks: hintMarks(view, hint.state.status === "ready" && hint.state.at === view.version ? hint.state.reply : null),
+    actions, hint, hintAllowed, handover, endHandover: () => setHandover(null), focus, order: cityOrder(view, focus),
+    onSlot: (slot) => onSlot(slot, { acting, myTake, architect, actions }),
+    onSquare: (square) => {
+      if (!actions.busy) void actions.send(square);
+    },
+  };
+}
+
+/** A click on a slot: this client's take, or the server's word on why not (a watcher's try included). */
+function onSlot(slot: string, t: { acting: number | null; myTake: boolean; architect: number | null; actions: TableActions }): void {
+  if (t.actions.busy) return;
+  if (!t.myTake) {
+    if (t.acting === null) void t.actions.send(`1${slot}`);
+    else t.actions.say("info", "Build or discard the building you took first.");
+    return;
+  }
+  void t.actions.send(`${t.architect ?? 1}${slot}`);
+}
+
+interface ShortcutContext {
+  view: View;
+  choices: ArchitectChoice[];
+  myTake: boolean;
+  myBuild: boolean;
+  actions: TableActions;
+  hint: Hint;
+  hintAllowed: boolean;
+  pick: (architect: number) => void;
+}
+
+/** The table's keys: 1-5 pick an architect, D discards, U undoes, H asks for a hint. */
+function tableShortcut(e: KeyboardEvent, c: ShortcutContext): void {
+  const { busy } = c.actions;
+  if (/^[1-5]$/.test(e.key) && c.myTake) {
+    const n = Number(e.key);
+    if (c.choices.some((a) => a.playable && a.number === n)) {
+      c.pick(n);
+      e.preventDefault();
+    }
+  } else if ((e.key === "d" || e.key === "D") && c.myBuild && !busy) {
+    void c.actions.send("discard");
+  } else if ((e.key === "u" || e.key === "U") && (c.view.can_undo?.length ?? 0) > 0 && !busy) {
+    void c.actions.undo();
+  } else if ((e.key === "h" || e.key === "H") && c.hintAllowed && c.hint.state.status !== "loading") {
+    void c.hint.ask();
+  }
+}
+
+/** The hint for the seat acting here (or the first one held): the position now, with its token. */
+function useTableHint(view: View, acting: number | null, you: number[], tokens: Record<number, string>, say: TableActions["say"]): Hint {
+  const seat = acting ?? you[0];
+  const game = view.game ?? "";
+  return useHint({
+    at: view.version,
+    request: seat === undefined ? null : () => api.analysis(game, null, tokens[seat]),
+    failure: "The hint failed.",
+    onUnavailable: () => say("info", "Hints are not available at this table."),
+  });
+}
