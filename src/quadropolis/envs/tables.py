@@ -78,18 +78,14 @@ SLOT_HI: Final = _bits(PARTS["slot_used"].offset + 10, 10)
 BLOCKED: Final = tuple(
     tuple(PARTS["slot_blocked"].offset + i for i in range(20) if BLOCKED_SLOTS[q] >> i & 1) for q in range(25)
 )
-TURN: Final = PARTS["turn"].offset
-PHASE: Final = PARTS["phase"].offset
-HAND: Final = PARTS["hand_tile"].offset
-HAND_ARCH: Final = PARTS["hand_architect"].offset
-PRESENT: Final = PARTS["seat_present"].offset
-TO_MOVE: Final = PARTS["seat_to_move"].offset
-MAYOR: Final = PARTS["seat_mayor"].offset
-STARTER: Final = PARTS["seat_starter"].offset
-_USED: Final = PARTS["architects_used"].offset
-INHABITANTS: Final = PARTS["inhabitants"].offset
-ENERGY: Final = PARTS["energy"].offset
-POOL: Final = PARTS["pool"].offset
+# The offsets of the parts written one value at a time (named as their parts are).
+TURN, PHASE, HAND, HAND_ARCH = (PARTS[n].offset for n in ("turn", "phase", "hand_tile", "hand_architect"))
+PRESENT, TO_MOVE, MAYOR, STARTER = (
+    PARTS[n].offset for n in ("seat_present", "seat_to_move", "seat_mayor", "seat_starter")
+)
+_USED, INHABITANTS, ENERGY, POOL = (
+    PARTS[n].offset for n in ("architects_used", "inhabitants", "energy", "pool")
+)
 USED_HOT: Final = tuple(
     tuple(tuple(_USED + r * 5 + a - 1 for a in (1, 2, 3, 4) if m >> a & 1) for m in range(32))
     for r in range(4)
