@@ -11,6 +11,7 @@ from ..config import GameConfig
 from ..rules import tile_gain
 from ..tiles import TILES
 
+#: Each building type in words.
 TYPE_WORDS = {
     BuildingType.TOWER_BLOCK: "tower block",
     BuildingType.SHOP: "shop",
