@@ -28,7 +28,7 @@ from quadropolis.render import render_city, render_legend, render_site
 from quadropolis.rules import describe_move
 from quadropolis.state import PLACE, TAKE
 from quadropolis.terminal import TerminalUI
-from quadropolis.terminal.screen import choices, numbered
+from quadropolis.terminal.choices import choices, numbered
 from quadropolis.terminal.session import PlaySession, Seat, UndoError, make_seats
 
 BIN = Path(sys.executable).parent / "quadropolis"

@@ -1,4 +1,4 @@
-"""The terminal's screens as text (``quadropolis.terminal.screen``) and the shared drawings of
+"""The terminal's screens as text (``quadropolis.terminal.screen``, ``.views``) and the shared drawings of
 ``quadropolis.render`` they use, tested on the functions directly: every screen of random
 games fits an 80x24 terminal with the site, the current city and every choice reachable;
 the tile legend; seat names; the stacking hint; why a build lowers the projection."""
@@ -26,20 +26,19 @@ from quadropolis.render import (
 )
 from quadropolis.site import DESIGNATED
 from quadropolis.state import PLACE, GameState
-from quadropolis.terminal.screen import (
-    choices,
+from quadropolis.terminal.choices import choices, numbered
+from quadropolis.terminal.parts import task_line
+from quadropolis.terminal.screen import render_screen
+from quadropolis.terminal.session import PlaySession, make_seats
+from quadropolis.terminal.text import paginate_sections
+from quadropolis.terminal.views import (
     cities_sections,
     city_sections,
     final_sections,
     help_sections,
     log_lines,
-    numbered,
-    paginate_sections,
-    render_screen,
-    task_line,
     view_screen,
 )
-from quadropolis.terminal.session import PlaySession, make_seats
 from quadropolis.tiles import TILES
 
 WIDTH, HEIGHT = 79, 23  # an 80x24 terminal: one column spare, the prompt on the last line
@@ -226,7 +225,7 @@ def test_tile_text_follows_the_all_parks_absorb_variant() -> None:
     """§6 variant: a playground gives no inhabitant, so the tile is not announced with one."""
     from quadropolis import GameConfig
     from quadropolis.buildings import BuildingType
-    from quadropolis.terminal.screen import tile_text
+    from quadropolis.terminal.text import tile_text
     from quadropolis.tiles import TILES
 
     tid = next(t.id for t in TILES if t.kind.type is BuildingType.PARK and not t.kind.tree)

@@ -1,5 +1,8 @@
 """Reinforcement-learning interfaces: a Gymnasium env, a PettingZoo AEC env and an OpenSpiel
-game, all thin wrappers of the rules engine sharing one encoding (:mod:`.encoding`).
+game, all thin wrappers of the rules engine sharing one encoding (:mod:`.encoding`, the
+contract, over :mod:`.actions`, :mod:`.layout`, :mod:`.encoder`, :mod:`.tables`, :mod:`.text`
+and :mod:`.rewards`) and one episode module (:mod:`.episode`: the mask check, the move and
+the rewards of a step).
 
 - ``gymnasium.make("Quadropolis-v0", ...)``: one seat for the agent, the other seats played by
   bots (:class:`~quadropolis.envs.gym_env.QuadropolisEnv`); registered when this package is

@@ -44,22 +44,19 @@ from gymnasium import spaces
 from ..bots import Bot, bot_rng, make_bot, observe
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
-from ..moves import MOVES, Build
-from ..outcome import outcome, projected_score
 from ..phases import OVER
-from ..rules import apply_unchecked, explain_illegal, new_game
+from ..rules import apply_unchecked, new_game
 from ..state import GameState
 from ..tiles import Mode
 from .encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Encoder,
-    action_to_move,
     check_reward,
-    final_rewards,
     observation_high,
     shared_action_mask,
 )
+from .episode import ILLEGAL_REWARD, Episode
 
 ObsType = npt.NDArray[np.float32]
 
@@ -79,7 +76,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         reward: str = "win_share",
         dense_reward: float = 0.0,
         illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
+        illegal_reward: float = ILLEGAL_REWARD,
         render_mode: str | None = None,
         urbanist_blocks: str = "lines",
         all_parks_absorb: bool = False,
@@ -118,12 +115,12 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._encoder = Encoder()
         self._state: GameState | None = None
+        self._episode: Episode | None = None  # the mask check, the moves and the rewards
         self._agent = 0
         self._seats: dict[int, Bot] = {}
         self._rngs: dict[int, random.Random] = {}
         # The legal actions now: read-only, possibly shared (copied wherever it is handed out).
         self._mask: npt.NDArray[np.int8] = np.zeros(NUM_ACTIONS, np.int8)
-        self._score = 0
         self._done = True
         self._moves = 0
 
@@ -147,48 +144,42 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
             all_parks_absorb=self._base.all_parks_absorb,
         )
         self._state = new_game(config)
+        self._episode = Episode(self._state, self.reward_scheme, self.dense_reward)
         self._encoder.reset()
-        self._score = 0
         self._done = False
         self._moves = 0
         self._play_bots()
-        obs, info = self._observe(), self._info()
+        obs, info = self._observe()
         if self._state.is_over:  # cannot happen (every seat acts), kept for safety
             self._done = True
         return obs, info
 
     def step(self, action: np.int64 | int) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        state = self._state
-        if state is None or self._done:
+        episode = self._episode
+        if episode is None or self._done:
             raise QuadropolisError("the episode is over: call reset()")
-        a = int(action)
-        if not (0 <= a < NUM_ACTIONS and self._mask[a]):
+        state = episode.state
+        try:
+            shaped = episode.play(self._agent, int(action), self._mask)
+        except IllegalMoveError:
             if self.illegal_action == "raise":
-                reason = (
-                    explain_illegal(state, action_to_move(a)) if 0 <= a < NUM_ACTIONS else "no such action"
-                )
-                raise IllegalMoveError(f"action {a}: {reason}")
+                raise
             self._done = True
             self._mask = np.zeros(NUM_ACTIONS, np.int8)
             info = self._info()
             info["illegal_action"] = True
             return self._encoder.encode(state, self._agent), self.illegal_reward, True, False, info
-        move = MOVES[a]  # a is a legal action: no need to check it again
-        apply_unchecked(state, move)
         self._moves += 1
         reward = 0.0
-        if self.dense_reward and isinstance(move, Build):
-            score = projected_score(state, self._agent).total
-            reward += self.dense_reward * (score - self._score)
-            self._score = score
+        if shaped is not None:
+            reward += shaped
         self._play_bots()
         terminated = state.is_over
-        obs = self._observe()
-        info = self._info()
+        obs, info = self._observe()
         if terminated:
             self._done = True
-            result = outcome(state)
-            reward += final_rewards(result, self.reward_scheme)[self._agent]
+            result, rewards = episode.final()
+            reward += rewards[self._agent]
             info["scores"] = result.totals
             info["winners"] = result.winners
         return obs, reward, terminated, False, info
@@ -239,11 +230,12 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
             apply_unchecked(state, bot.choose(observe(state), rngs[p]))
             self._moves += 1
 
-    def _observe(self) -> ObsType:
+    def _observe(self) -> tuple[ObsType, dict[str, Any]]:
+        """The agent's observation and info now (the mask updated): one call per step."""
         state = self._state
         assert state is not None
-        self._mask = shared_action_mask(state)
-        return self._encoder.encode(state, self._agent)
+        self._mask = mask = shared_action_mask(state)
+        return self._encoder.encode(state, self._agent), {"action_mask": mask.copy(), "seat": self._agent}
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask.copy(), "seat": self._agent}

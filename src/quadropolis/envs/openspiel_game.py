@@ -59,7 +59,6 @@ from ..config import GameConfig
 from ..deal import deal_tile, seeded_deal, start_deal, undealt
 from ..errors import ConfigError
 from ..moves import MOVES
-from ..outcome import outcome
 from ..phases import OVER
 from ..render import tile_label
 from ..rules import apply_unchecked, new_game
@@ -71,12 +70,12 @@ from .encoding import (
     REWARDS,
     Encoder,
     action_to_move,
-    final_rewards,
     legal_actions,
     observation_text,
     reward_bounds,
     views,
 )
+from .episode import end_rewards
 
 SHORT_NAME: Final = "python_quadropolis"
 #: The seed of the engine's state: layouts come from chance, so the seed is never used (and
@@ -260,7 +259,7 @@ class QuadropolisState(pyspiel.State):  # type: ignore[misc]
         if p.state.phase != OVER:
             return [0.0] * p.state.config.players
         if p.returns is None:
-            p.returns = final_rewards(outcome(p.state), self._scheme)
+            p.returns = end_rewards(p.state, self._scheme)[1]
         return list(p.returns)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> QuadropolisState:

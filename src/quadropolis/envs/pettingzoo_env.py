@@ -46,22 +46,19 @@ from pettingzoo.utils import wrappers
 from ..bots import observe
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
-from ..moves import MOVES, Build
-from ..outcome import outcome, projected_score
 from ..phases import OVER
-from ..rules import apply_unchecked, explain_illegal, new_game
+from ..rules import new_game
 from ..state import GameState
 from ..tiles import Mode
 from .encoding import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Encoder,
-    action_to_move,
     check_reward,
-    final_rewards,
     observation_high,
     shared_action_mask,
 )
+from .episode import ILLEGAL_REWARD, Episode
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -117,7 +114,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         self._encoder = Encoder()
         self._seeds = np.random.default_rng()
         self._state: GameState | None = None
-        self._scores = [0] * players
+        self._episode: Episode | None = None  # the mask check, the moves and the rewards
         self._mask: npt.NDArray[np.int8] | None = None
         self._rewarded = False
 
@@ -143,8 +140,8 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
             all_parks_absorb=self._base.all_parks_absorb,
         )
         self._state = new_game(config)
+        self._episode = Episode(self._state, self.reward_scheme, self.dense_reward)
         self._encoder.reset()
-        self._scores = [0] * config.players
         self._mask = None
         self._rewarded = False  # whether self.rewards may hold a non-zero value
         self.agents = self.possible_agents[:]
@@ -171,30 +168,28 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._require_state()
+        episode = self._episode
+        if episode is None:
+            raise QuadropolisError("call reset() first")
         if action is None:
             raise IllegalMoveError(f"{agent} must act: None is only for agents whose game is over")
-        a = int(action)
         mask = self._current_mask() if self._mask is None else self._mask  # observed: known
-        if not (0 <= a < NUM_ACTIONS and mask[a]):
-            reason = explain_illegal(state, action_to_move(a)) if 0 <= a < NUM_ACTIONS else "no such action"
-            raise IllegalMoveError(f"{agent}: action {a}: {reason}")
-        seat = self._seat[agent]
+        try:
+            shaped = episode.play(self._seat[agent], int(action), mask)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # most steps reward nothing: skip clearing zeros and adding them
             self._clear_rewards()
             self._rewarded = False
-        move = MOVES[a]  # a is a legal action: no need to check it again
-        apply_unchecked(state, move)
         self._mask = None
-        if self.dense_reward and isinstance(move, Build):
-            score = projected_score(state, seat).total
-            self.rewards[agent] += self.dense_reward * (score - self._scores[seat])
-            self._scores[seat] = score
+        if shaped is not None:
+            self.rewards[agent] += shaped
             self._rewarded = True
+        state = episode.state
         if state.phase == OVER:
-            result = outcome(state)
-            for p, r in enumerate(final_rewards(result, self.reward_scheme)):
+            result, rewards = episode.final()
+            for p, r in enumerate(rewards):
                 self.rewards[self.possible_agents[p]] += r
             self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
@@ -249,7 +244,7 @@ def env(**options: Any) -> AECEnv[str, ObsDict, int]:
     -1 for the offender (``TerminateIllegalWrapper``), out-of-range actions are asserted and the
     call order is enforced."""
     e: AECEnv[str, ObsDict, int] = raw_env(**options)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e

@@ -1,6 +1,6 @@
 """The state of a game played in the terminal, with no I/O: who sits where (humans and
 bots), the moves played with the state before each (for ``undo``), bot and hint moves, and
-the game record. :mod:`quadropolis.terminal.app` draws it and reads the players' entries."""
+the game record. :mod:`quadropolis.terminal.ui` draws it and reads the players' entries."""
 
 from __future__ import annotations
 
