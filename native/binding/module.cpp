@@ -33,13 +33,25 @@ using namespace quadropolis;
 
 namespace {
 
-// An exact Python int (not a bool) that fits in 64 bits.
-int64_t to_int(nb::handle value, const std::string& what) {
+[[noreturn]] void not_an_int(const char* what, long index) {
+    std::string name(what);
+    if (index >= 0) name += "[" + std::to_string(index) + "]";
+    throw nb::type_error((name + " must be an int").c_str());
+}
+
+[[noreturn]] void too_big(const char* what, long index) {
+    std::string name(what);
+    if (index >= 0) name += "[" + std::to_string(index) + "]";
+    throw nb::value_error((name + " is out of the signed 64-bit range").c_str());
+}
+
+// An exact Python int (not a bool) that fits in 64 bits; `index` >= 0 names a tuple entry.
+int64_t to_int(nb::handle value, const char* what, long index = -1) {
     PyObject* o = value.ptr();
-    if (!PyLong_Check(o) || PyBool_Check(o)) throw nb::type_error((what + " must be an int").c_str());
+    if (!PyLong_Check(o) || PyBool_Check(o)) not_an_int(what, index);
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) throw nb::value_error((what + " is out of the signed 64-bit range").c_str());
+    if (overflow) too_big(what, index);
     return v;
 }
 
@@ -64,7 +76,7 @@ size_t to_ints(nb::handle value, const char* what, int64_t* out, size_t capacity
         throw nb::value_error((std::string(what) + " has " + std::to_string(n) + " entries, more than " +
                                std::to_string(capacity)).c_str());
     for (size_t i = 0; i < n; i++)
-        out[i] = to_int(PyTuple_GET_ITEM(value.ptr(), static_cast<Py_ssize_t>(i)), std::string(what) + "[" + std::to_string(i) + "]");
+        out[i] = to_int(PyTuple_GET_ITEM(value.ptr(), static_cast<Py_ssize_t>(i)), what, static_cast<long>(i));
     return n;
 }
 

@@ -211,13 +211,40 @@ void do_apply(State& s, int move) {
     next_action(s);
 }
 
+namespace {
+
+// The square of the j-th set bit of `bits` (j < popcount(bits)).
+int nth_bit(uint32_t bits, int j) {
+    for (; j > 0; j--) bits &= bits - 1;
+    return __builtin_ctz(bits);
+}
+
+// legal[int(random() * len(legal))] of playout.random_playout. Under R5 (the lines rule) the
+// takes are every free slot x every available architect, slot-major, so the k-th is found
+// from the two bitmasks without listing the moves (the same move, the same single draw).
+int random_move(const State& s, Random& rng, MoveList& scratch) {
+    if (s.phase == TAKE && !(s.config.square_variant && s.urbanist >= 0)) {
+        const uint32_t free = free_slots(s);
+        const uint32_t avail = available_architects(s);
+        const int architects = __builtin_popcount(avail);
+        const int n = __builtin_popcount(free) * architects;
+        if (n == 0) return -1;
+        const int k = static_cast<int>(rng.random() * n);
+        return nth_bit(free, k / architects) * 5 + nth_bit(avail, k % architects) - 1;
+    }
+    legal_moves(s, scratch);
+    if (scratch.count == 0) return -1;
+    return scratch.moves[static_cast<int>(rng.random() * scratch.count)];
+}
+
+}  // namespace
+
 int random_playout(State& s, Random& rng, uint8_t played[MAX_GAME_MOVES]) {
     int count = 0;
-    MoveList legal;
+    MoveList scratch;
     while (s.phase != OVER && count < MAX_GAME_MOVES) {
-        legal_moves(s, legal);
-        if (legal.count == 0) break;  // cannot happen in a valid state; never index an empty list
-        const int move = legal.moves[static_cast<int>(rng.random() * legal.count)];
+        const int move = random_move(s, rng, scratch);
+        if (move < 0) break;  // no legal move: cannot happen in a valid state
         played[count++] = static_cast<uint8_t>(move);
         do_apply(s, move);
     }
