@@ -93,6 +93,8 @@ def greedy(rounds: int) -> None:
             GameConfig(mode=Mode.EXPERT if len(states) % 2 else Mode.CLASSIC, players=3, seed=len(states))
         )
         for _ in range(rng.randrange(10, 90)):
+            if state.is_over:
+                break
             moves = legal_moves(state)
             apply_unchecked(state, moves[int(rng.random() * len(moves))])
         if not state.is_over and state.phase == 0:

@@ -80,6 +80,14 @@ size_t to_ints(nb::handle value, const char* what, int64_t* out, size_t capacity
     return n;
 }
 
+template <typename T>
+nb::list int_list(const T* values, int n) {
+    PyObject* l = PyList_New(n);
+    if (!l) throw nb::python_error();
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(l, i, PyLong_FromLong(static_cast<long>(values[i])));
+    return nb::steal<nb::list>(l);
+}
+
 nb::tuple int_tuple(const int64_t* values, int n) {
     PyObject* t = PyTuple_New(n);
     if (!t) throw nb::python_error();
@@ -128,9 +136,7 @@ nb::tuple state_fields(const State& s) {
 nb::list legal_list(const State& s) {
     MoveList legal;
     legal_moves(s, legal);
-    nb::list out;
-    for (int i = 0; i < legal.count; i++) out.append(static_cast<int>(legal.moves[i]));
-    return out;
+    return int_list(legal.moves, legal.count);
 }
 
 void apply_checked(State& s, nb::handle move) {
@@ -160,8 +166,7 @@ nb::tuple playout(State& s, nb::handle mt) {
     if (!rng.set_state(state, words[Random::WORDS])) throw nb::value_error("mt index must be 0 to 624");
     uint8_t played[MAX_GAME_MOVES];
     const int count = random_playout(s, rng, played);
-    nb::list moves;
-    for (int i = 0; i < count; i++) moves.append(static_cast<int>(played[i]));
+    nb::list moves = int_list(played, count);
     int index = 0;
     rng.get_state(state, &index);
     for (int i = 0; i < Random::WORDS; i++) words[i] = state[i];

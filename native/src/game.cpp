@@ -139,23 +139,66 @@ void build(State& s, int move) {
 
 }  // namespace
 
-void lay_out(const Config& config, int round, int16_t site[SITE_SQUARES], uint32_t* face_down) {
-    const int16_t* ids = t::ROUND_TILES + (config.mode * t::MAX_ROUNDS + round - 1) * SITE_SQUARES;
-    for (int q = 0; q < SITE_SQUARES; q++) site[q] = ids[q];
-    char text[48];  // "quadropolis/" + at most 20 characters of seed + "/" + the round
-    const int length = std::snprintf(text, sizeof text, "quadropolis/%lld/%d", static_cast<long long>(config.seed), round);
-    Random rng;
-    rng.seed_text(text, static_cast<size_t>(length));
-    for (int i = SITE_SQUARES - 1; i > 0; i--) {
-        const int j = static_cast<int>(rng.random() * (i + 1));
-        const int16_t tile = site[i];
-        site[i] = site[j];
-        site[j] = tile;
+namespace {
+
+// Every round's layout of the last game configuration seen (per thread): a layout depends on
+// (seed, mode, players, round) alone, so a playout's later rounds cost a copy. All rounds are
+// drawn together, their string-seeded generators set up in lockstep (Random::seed_texts).
+struct Layouts {
+    bool valid = false;
+    int64_t seed = 0;
+    int mode = 0, players = 0;
+    int16_t site[t::MAX_ROUNDS][SITE_SQUARES];
+    uint32_t face_down[t::MAX_ROUNDS];
+};
+
+void draw_layouts(const Config& config, Layouts& out) {
+    const int rounds = t::ROUNDS[config.mode];
+    char texts[t::MAX_ROUNDS][48];  // "quadropolis/" + at most 20 characters of seed + "/" + round
+    const char* text_of[t::MAX_ROUNDS] = {};
+    size_t lengths[t::MAX_ROUNDS] = {};
+    for (int r = 0; r < rounds; r++) {
+        const int n = std::snprintf(texts[r], sizeof texts[r], "quadropolis/%lld/%d", static_cast<long long>(config.seed), r + 1);
+        text_of[r] = texts[r];
+        lengths[r] = static_cast<size_t>(n);
     }
-    uint32_t hidden = 0;
-    for (int q = 0; q < SITE_SQUARES; q++)
-        if (t::TILE_MIN_PLAYERS[site[q]] > config.players) hidden |= 1u << q;
-    *face_down = hidden;
+    Random rng[t::MAX_ROUNDS];
+    Random::seed_texts(rng, text_of, lengths, rounds);
+    for (int r = 0; r < rounds; r++) {
+        int16_t* site = out.site[r];
+        const int16_t* ids = t::ROUND_TILES + (config.mode * t::MAX_ROUNDS + r) * SITE_SQUARES;
+        for (int q = 0; q < SITE_SQUARES; q++) site[q] = ids[q];
+        // The engine's own Fisher-Yates shuffle: one float per swap (state.lay_out).
+        for (int i = SITE_SQUARES - 1; i > 0; i--) {
+            const int j = static_cast<int>(rng[r].random() * (i + 1));
+            const int16_t tile = site[i];
+            site[i] = site[j];
+            site[j] = tile;
+        }
+        uint32_t hidden = 0;
+        for (int q = 0; q < SITE_SQUARES; q++)
+            if (t::TILE_MIN_PLAYERS[site[q]] > config.players) hidden |= 1u << q;  // R4
+        out.face_down[r] = hidden;
+    }
+    out.valid = true;
+    out.seed = config.seed;
+    out.mode = config.mode;
+    out.players = config.players;
+}
+
+}  // namespace
+
+void lay_out(const Config& config, int round, int16_t site[SITE_SQUARES], uint32_t* face_down) {
+    thread_local Layouts last;
+    if (config.mode < 0 || config.mode > 1 || round < 1 || round > t::ROUNDS[config.mode]) {
+        for (int q = 0; q < SITE_SQUARES; q++) site[q] = -1;  // no such round: an empty site
+        *face_down = 0;
+        return;
+    }
+    if (!last.valid || last.seed != config.seed || last.mode != config.mode || last.players != config.players)
+        draw_layouts(config, last);
+    std::memcpy(site, last.site[round - 1], sizeof last.site[round - 1]);
+    *face_down = last.face_down[round - 1];
 }
 
 State new_state(const Config& config) {

@@ -63,24 +63,71 @@ void Random::seed_signed(int64_t n) {
     seed_int(n < 0 ? uint64_t{0} - static_cast<uint64_t>(n) : static_cast<uint64_t>(n));
 }
 
-bool Random::seed_text(const char* text, size_t length) {
-    if (length > MAX_TEXT) return false;
+// The key of a str seed (version 2): the big-endian integer of text + sha512(text) as 32-bit
+// words, least significant first, without leading zero words. Returns the word count.
+size_t Random::text_key(const char* text, size_t length, uint32_t* key) {
     unsigned char bytes[MAX_TEXT + 64];
     if (length) std::memcpy(bytes, text, length);
     sha512(reinterpret_cast<const unsigned char*>(text), length, bytes + length);
-    const size_t total = length + 64;
-    // The big-endian integer of `bytes` as 32-bit words, least significant first.
-    uint32_t key[(MAX_TEXT + 64) / 4 + 1];
     size_t words = 0;
-    for (size_t end = total; end > 0;) {
+    for (size_t end = length + 64; end > 0;) {
         const size_t start = end >= 4 ? end - 4 : 0;
         uint32_t w = 0;
         for (size_t b = start; b < end; b++) w = (w << 8) | bytes[b];
         key[words++] = w;
         end = start;
     }
-    while (words > 1 && key[words - 1] == 0) words--;  // leading zero words are not part of the int
-    init_by_array(key, words);
+    while (words > 1 && key[words - 1] == 0) words--;
+    return words;
+}
+
+bool Random::seed_text(const char* text, size_t length) {
+    if (length > MAX_TEXT) return false;
+    uint32_t key[(MAX_TEXT + 64) / 4 + 1];
+    init_by_array(key, text_key(text, length, key));
+    return true;
+}
+
+bool Random::seed_texts(Random* generators, const char* const* texts, const size_t* lengths, int count) {
+    if (count < 1 || count > MAX_BATCH) return false;
+    for (int g = 0; g < count; g++)
+        if (lengths[g] > MAX_TEXT) return false;
+    uint32_t keys[MAX_BATCH][(MAX_TEXT + 64) / 4 + 1];
+    size_t key_words[MAX_BATCH], j[MAX_BATCH];
+    for (int g = 0; g < count; g++) {
+        key_words[g] = text_key(texts[g], lengths[g], keys[g]);
+        j[g] = 0;
+        std::memcpy(generators[g].mt_, INITIAL.data(), sizeof generators[g].mt_);
+    }
+    // init_by_array, step for step, for every generator: keys are at most 80 words (< N), so
+    // every first loop runs N steps and the index i moves the same way in all of them.
+    size_t i = 1;
+    for (size_t k = N; k; k--) {
+        for (int g = 0; g < count; g++) {
+            uint32_t* mt = generators[g].mt_;
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + keys[g][j[g]] + static_cast<uint32_t>(j[g]);
+            if (++j[g] >= key_words[g]) j[g] = 0;
+        }
+        if (++i >= static_cast<size_t>(N)) {
+            for (int g = 0; g < count; g++) generators[g].mt_[0] = generators[g].mt_[N - 1];
+            i = 1;
+        }
+    }
+    for (size_t k = N - 1; k; k--) {
+        for (int g = 0; g < count; g++) {
+            uint32_t* mt = generators[g].mt_;
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
+        }
+        if (++i >= static_cast<size_t>(N)) {
+            for (int g = 0; g < count; g++) generators[g].mt_[0] = generators[g].mt_[N - 1];
+            i = 1;
+        }
+    }
+    for (int g = 0; g < count; g++) {
+        generators[g].mt_[0] = 0x80000000U;
+        generators[g].index_ = N;
+        generators[g].twisted_ = N;
+    }
     return true;
 }
 

@@ -96,8 +96,16 @@ def to_native(state: GameState) -> _native.State:
     return _native.State(fields)
 
 
+#: Buildings by their cells, shared (buildings are immutable values; GameState.copy shares them).
+_BUILDINGS: dict[tuple[int, ...], Building | None] = {_EMPTY: None}
+
+
 def _building(cell: tuple[int, ...]) -> Building | None:
-    return None if cell[0] < 0 else Building(_TYPES[cell[0]], cell[1], cell[2], bool(cell[3]))
+    try:
+        return _BUILDINGS[cell]
+    except KeyError:  # at most a few hundred valid cells exist: the cache stays small
+        b = _BUILDINGS[cell] = Building(_TYPES[cell[0]], cell[1], cell[2], bool(cell[3]))
+        return b
 
 
 def config_of(ns: _native.State) -> GameConfig:

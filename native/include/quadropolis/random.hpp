@@ -18,6 +18,11 @@ public:
     // big-endian bytes are text + sha512(text)). Texts longer than MAX_TEXT bytes are refused.
     static constexpr size_t MAX_TEXT = 256;
     bool seed_text(const char* text, size_t length);
+    // seed_text for `count` generators at once (at most MAX_BATCH): their init_by_array
+    // chains run in lockstep, so the CPU overlaps them; each ends exactly as seed_text leaves
+    // it. False (nothing seeded) if a text is too long or count is out of range.
+    static constexpr int MAX_BATCH = 8;
+    static bool seed_texts(Random* generators, const char* const* texts, const size_t* lengths, int count);
     // setstate((3, words + (index,), gauss)): false (state unchanged) if index is not 0..624.
     bool set_state(const uint32_t* words, int64_t index);
     // getstate()[1]: the 624 words and the index.
@@ -36,6 +41,7 @@ private:
     int index_ = WORDS;    // next word to hand out; WORDS: a new generation is due
     int twisted_ = WORDS;  // words of the current generation already twisted
     void init_by_array(const uint32_t* key, size_t length);
+    static size_t text_key(const char* text, size_t length, uint32_t* key);
     void twist_word(int k);
 };
 
