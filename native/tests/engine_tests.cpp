@@ -71,6 +71,25 @@ void test_random_state_round_trip() {
     CHECK(!b.set_state(words, -1));
 }
 
+void test_lockstep_seeding_is_seed_text() {
+    // Random::seed_texts (all rounds' generators at once) leaves each generator exactly as
+    // seed_text does, for keys of different lengths.
+    const char* texts[5] = {"quadropolis/-9223372036854775808/1", "quadropolis/0/2", "x", "", "quadropolis/42/5"};
+    size_t lengths[5];
+    for (int g = 0; g < 5; g++) lengths[g] = std::strlen(texts[g]);
+    Random batch[5];
+    CHECK(Random::seed_texts(batch, texts, lengths, 5));
+    for (int g = 0; g < 5; g++) {
+        Random single;
+        CHECK(single.seed_text(texts[g], lengths[g]));
+        bool same = true;
+        for (int k = 0; k < 1300; k++) same &= single.next_word() == batch[g].next_word();
+        CHECK(same);
+    }
+    CHECK(!Random::seed_texts(batch, texts, lengths, 0));
+    CHECK(!Random::seed_texts(batch, texts, lengths, Random::MAX_BATCH + 1));
+}
+
 Config config(int mode, int players, int64_t seed) { return Config{seed, static_cast<int8_t>(mode), static_cast<int8_t>(players), 0, false, false}; }
 
 void test_layout_and_initial_moves() {
@@ -195,6 +214,7 @@ void test_greedy_values_shape() {
 int main() {
     test_random_known_answers();
     test_random_state_round_trip();
+    test_lockstep_seeding_is_seed_text();
     test_layout_and_initial_moves();
     test_playouts();
     test_hand_built_city();
