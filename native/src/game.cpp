@@ -244,6 +244,10 @@ bool apply(State& s, int move) {
 }
 
 void do_apply(State& s, int move) {
+    // Not a legality check (that is apply's), only what keeps every index in bounds whatever
+    // the caller passes: a move of the wrong phase is ignored.
+    if (move < 0 || move >= MOVE_COUNT) return;
+    if (move < FIRST_BUILD_MOVE ? s.phase != TAKE : s.phase != PLACE || s.pending_tile < 0) return;
     if (move < FIRST_BUILD_MOVE) {
         take(s, move);
         return;

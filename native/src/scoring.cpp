@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "quadropolis/tables.hpp"
@@ -680,6 +681,14 @@ private:
     }
 };
 
+// building_ok without the message (the scorer's own guard).
+bool square_ok(const Square& q, int mode) {
+    if (q.type == -1) return q.floors == 0 && q.vp == 0 && q.tree == 0;
+    if (q.type < -1 || q.type > 7) return false;
+    return q.floors >= 1 && q.floors <= t::FLOOR_LIMIT[mode * 8 + q.type] && q.vp >= 0 &&
+           q.vp <= t::PRINTED_VP_MAX[q.type] && (q.tree == 0 || (q.tree == 1 && q.type == PARK));
+}
+
 // scoring._placement then scoring.evaluate (the rules as written, on that activation).
 void place_and_evaluate(const City& c, const bool* active, bool all_parks_absorb, CityScore& out) {
     const Geometry g = geometry_of(c.mode);
@@ -796,6 +805,7 @@ void place_and_evaluate(const City& c, const bool* active, bool all_parks_absorb
 City city_of(const State& s, int player) {
     City c;
     c.mode = s.config.mode;
+    if (player < 0 || player >= MAX_PLAYERS) player = 0;  // bounds only: callers pass a seat
     for (int q = 0; q < SQ; q++) c.squares[q] = s.cities[player][q];
     c.inhabitants = s.inhabitants[player];
     c.energy = s.energy[player];
@@ -849,11 +859,18 @@ bool building_ok(const Square& q, int mode, char* why, int size) {
     return true;
 }
 
-void score_city(const City& city, bool all_parks_absorb, CityScore& out) {
+bool score_city(const City& city, bool all_parks_absorb, CityScore& out) {
+    std::memset(&out, 0, sizeof out);
+    if (city.mode != CLASSIC && city.mode != EXPERT) return false;
+    if (city.inhabitants < 0 || city.inhabitants > t::RESOURCE_MAX || city.energy < 0 || city.energy > t::RESOURCE_MAX)
+        return false;
+    for (int s = 0; s < t::CITY_SIZE[city.mode]; s++)
+        if (!square_ok(city.squares[s], city.mode)) return false;
     thread_local Workspace workspace;
     bool active[SQ];
     Solver(city, all_parks_absorb, workspace).run(active);
     place_and_evaluate(city, active, all_parks_absorb, out);
+    return true;
 }
 
 }  // namespace quadropolis

@@ -163,7 +163,7 @@ void test_hand_built_city() {
     c.inhabitants = 6;
     c.energy = 3;
     CityScore s;
-    score_city(c, false, s);
+    CHECK(score_city(c, false, s));
     const int breakdown[10] = {7, 2, 4, 0, 3, 6, 0, 0, 0, 0};
     CHECK(s.total == 22);
     CHECK(std::memcmp(s.breakdown, breakdown, sizeof breakdown) == 0);
@@ -197,6 +197,24 @@ void test_validation_rejects() {
     City city;
     CHECK(!fields::city_from_cells(0, cells, 64, 0, 0, city, error));
     CHECK(error.find("expert") != std::string::npos);
+    // The C++ entry points keep every index in bounds on bad input too.
+    City bad;
+    std::memset(&bad, 0, sizeof bad);
+    bad.squares[0] = Square{0, 9, 0, 0};  // a tower of 9 floors
+    CityScore score;
+    CHECK(!score_city(bad, false, score) && score.total == 0);
+    bad.mode = 7;
+    CHECK(!score_city(bad, false, score));
+    State t = new_state(config(0, 2, 3));
+    int64_t before[fields::COUNT], after[fields::COUNT];
+    fields::to_fields(t, before);
+    do_apply(t, 119);  // a build in the take phase: ignored
+    do_apply(t, -5);
+    do_apply(t, 500);
+    fields::to_fields(t, after);
+    CHECK(std::memcmp(before, after, sizeof before) == 0);
+    City empty = city_of(t, 9);  // no such seat: seat 0's city
+    CHECK(empty.squares[0].type == -1);
 }
 
 void test_greedy_values_shape() {

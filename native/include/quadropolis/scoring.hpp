@@ -41,12 +41,13 @@ struct CityScore {
     Placement placement;
 };
 
-City city_of(const State& s, int player);
+City city_of(const State& s, int player);  // player 0-3 (else seat 0's city)
 // Whether `square` can stand in a city of `mode` (city.building_problem, for the native
 // encoding: type -1 is an empty square with floors = vp = tree = 0). If not, writes why to
 // `why` (room for `size` bytes, NUL-terminated) and returns false.
 bool building_ok(const Square& square, int mode, char* why, int size);
-// The city must be valid (every square passes building_problem, resources 0-999).
-void score_city(const City& city, bool all_parks_absorb, CityScore& out);
+// The optimal score of `city`. An invalid city (a square failing building_ok, resources
+// outside 0-999) is not scored: returns false with `out` zeroed.
+bool score_city(const City& city, bool all_parks_absorb, CityScore& out);
 
 }  // namespace quadropolis
