@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from quadropolis import GameConfig, Mode
+from quadropolis import Building, BuildingType, GameConfig, GameState, InvalidStateError, Mode
 from quadropolis import _native as nat
 from quadropolis.native import to_native
 from quadropolis.rules import apply_unchecked, legal_moves, new_game
@@ -182,3 +182,75 @@ def test_playout_rng_state_is_checked() -> None:
         s.random_playout(list(good))  # type: ignore[arg-type]
     moves, after = s.random_playout(good)
     assert s.is_over() and moves and len(after) == 625
+
+
+def _mutate(state: GameState, rng: random.Random) -> None:
+    """One small corruption of a state reached in play (some leave it valid)."""
+    n = state.config.players
+    kind = rng.randrange(12)
+    if kind == 0:
+        state.mayor = rng.randrange(n)
+    elif kind == 1:
+        state.starter = rng.randrange(n)
+    elif kind == 2:
+        state.inhabitants[rng.randrange(n)] += rng.choice([-2, -1, 1, 2, 5])
+    elif kind == 3:
+        state.energy[rng.randrange(n)] += rng.choice([-2, -1, 1, 2, 5])
+    elif kind == 4:
+        a, b = rng.randrange(25), rng.randrange(25)
+        state.site[a], state.site[b] = state.site[b], state.site[a]
+    elif kind == 5:
+        state.site[rng.randrange(25)] = -1
+    elif kind == 6:
+        state.urbanist = rng.randrange(-1, 25)
+    elif kind == 7:
+        state.slots_used ^= 1 << rng.randrange(20)
+    elif kind == 8:
+        if state.config.mode is Mode.CLASSIC:
+            state.architects[rng.randrange(n)] ^= 1 << rng.randrange(1, 5)
+        else:
+            state.architects[rng.randrange(1, 6)] = rng.randrange(0, n + 1)
+    elif kind == 9:
+        p = rng.randrange(n)
+        q = rng.randrange(len(state.cities[p]))
+        building = Building(rng.choice(list(BuildingType)), rng.randrange(1, 4), rng.choice([0, 0, 1, 2]))
+        state.cities[p][q] = building if rng.random() < 0.7 else None
+    elif kind == 10:
+        state.position = rng.randrange(n)
+        state.turn = rng.randrange(1, 5)
+    else:
+        state.face_down ^= 1 << rng.randrange(25)
+
+
+def test_native_validation_accepts_exactly_what_from_json_accepts() -> None:
+    """States reached in play, each corrupted in one small way: the native validation and
+    GameState.from_json accept the same ones."""
+    rng = random.Random(1)
+    verdicts = set()
+    for _ in range(1500):
+        config = GameConfig(
+            mode=rng.choice(list(Mode)),
+            players=rng.choice([2, 3, 4]),
+            seed=rng.getrandbits(40),
+            all_parks_absorb=rng.random() < 0.3,
+        )
+        state = new_game(config)
+        for _ in range(rng.randrange(0, 150)):
+            if state.is_over:
+                break
+            moves = legal_moves(state)
+            apply_unchecked(state, moves[int(rng.random() * len(moves))])
+        _mutate(state, rng)
+        try:
+            GameState.from_json(state.to_json())
+            python_accepts = True
+        except InvalidStateError:
+            python_accepts = False
+        try:
+            to_native(state)
+            native_accepts = True
+        except ValueError:
+            native_accepts = False
+        assert native_accepts == python_accepts, state.to_json()
+        verdicts.add(python_accepts)
+    assert verdicts == {True, False}
