@@ -48,12 +48,12 @@ NativeScore = tuple[
 ]
 
 
-def _cell(b: Building | None) -> tuple[int, int, int, int]:
-    return _EMPTY if b is None else (int(b.type), b.floors, b.vp, int(b.tree))
-
-
 def _cells(buildings: tuple[Building | None, ...] | list[Building | None]) -> list[int]:
-    return [x for b in buildings for x in _cell(b)]
+    """(type, floors, vp, tree) per square, flat (a BuildingType is an int)."""
+    out: list[int] = []
+    for b in buildings:
+        out += _EMPTY if b is None else (b.type, b.floors, b.vp, 1 if b.tree else 0)
+    return out
 
 
 def to_native(state: GameState) -> _native.State:
@@ -147,10 +147,9 @@ def from_native(ns: _native.State, config: GameConfig | None = None) -> GameStat
     s.site = list(f[14:39])
     s.face_down, s.slots_used, s.urbanist = f[39], f[40], f[41]
     s.architects = list(f[42 : 42 + n]) if config.mode is Mode.CLASSIC else list(f[42:48])
-    s.cities = [
-        [_building(f[48 + (p * _MAX_SQUARES + q) * 4 : 52 + (p * _MAX_SQUARES + q) * 4]) for q in range(size)]
-        for p in range(n)
-    ]
+    words = iter(f[48:368])
+    cells = list(zip(words, words, words, words, strict=True))  # (type, floors, vp, tree) per square
+    s.cities = [[_building(c) for c in cells[p * _MAX_SQUARES : p * _MAX_SQUARES + size]] for p in range(n)]
     s.inhabitants = list(f[368 : 368 + n])
     s.energy = list(f[372 : 372 + n])
     return s
