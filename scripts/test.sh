@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine with only Python 3.11+, Debian's packages and the
 # package registries: creates .venv, installs the package with its test extras (web, rl, ray,
-# plot and the test tools), checks the Python code (ruff, mypy --strict) and the browser client
+# plot and the test tools; building the compiled engine), checks the Python code (ruff, mypy
+# --strict), runs the compiled engine's own tests and its sanitizer run (scripts/native_tests.sh,
+# scripts/sanitize.sh --short; docs/native.md), checks the browser client
 # (scripts/frontend.sh: npm ci, Chromium from Debian when missing, tsc, eslint, vitest, and a
 # rebuild compared with the committed client), then runs pytest with a throwaway PostgreSQL
 # cluster and Redis server (scripts/services.sh: installed from Debian when missing).
@@ -30,6 +32,9 @@ echo "== ruff"
 .venv/bin/ruff format --check src tests examples
 echo "== mypy --strict (package)"
 .venv/bin/mypy
+echo "== native engine (C++ tests; then ASan/UBSan: native tests, differential and bad-input tests)"
+bash scripts/native_tests.sh
+bash scripts/sanitize.sh --short
 echo "== browser client"
 bash scripts/frontend.sh
 echo "== pytest (with PostgreSQL and Redis)"

@@ -8,6 +8,9 @@
   ``quadropolis.bots.mcts``) or the shared option helpers ``quadropolis.cli.options``.
 - Nothing but ``quadropolis.cli`` itself (and ``python -m quadropolis``) imports the command
   line's entry point: it sits on top.
+- The compiled engine (``native/``) is a room of its own: the engine compiles without Python,
+  its binding (``quadropolis._native``, a core module known by its stub ``_native.pyi``) holds
+  no game logic, and only ``quadropolis.native`` imports it.
 """
 
 from __future__ import annotations
@@ -65,7 +68,11 @@ def _is_module(name: str) -> bool:
     if not name.startswith("quadropolis"):
         return False
     rel = Path(*name.split(".")[1:])
-    return (PACKAGE / rel).with_suffix(".py").exists() or (PACKAGE / rel / "__init__.py").exists()
+    return (
+        (PACKAGE / rel).with_suffix(".py").exists()
+        or (PACKAGE / rel).with_suffix(".pyi").exists()  # the compiled engine, by its stub
+        or (PACKAGE / rel / "__init__.py").exists()
+    )
 
 
 def _sources() -> list[Path]:
@@ -76,7 +83,9 @@ def _is_core(name: str) -> bool:
     """A core module: ``quadropolis`` itself or a module directly in it (not a subpackage)."""
     parts = name.split(".")
     return name == "quadropolis" or (
-        len(parts) == 2 and parts[1] != "__main__" and (PACKAGE / f"{parts[1]}.py").exists()
+        len(parts) == 2
+        and parts[1] != "__main__"
+        and ((PACKAGE / f"{parts[1]}.py").exists() or (PACKAGE / f"{parts[1]}.pyi").exists())
     )
 
 
@@ -300,3 +309,43 @@ def test_the_web_cycle_checker_sees_a_cycle() -> None:
     untied = {**knotted, end: 'import { linkTo } from "../route";\n', page: 'import { EndScreen } from "./EndScreen";\n'}
     assert _web_import_graph(untied)[end] == {route}
     assert _first_cycle(_web_import_graph(untied)) is None
+
+
+# --- the compiled engine's rooms ------------------------------------------------------------
+
+NATIVE = PACKAGE.parent.parent / "native"
+EXTENSION = "quadropolis._native"
+
+
+def test_only_the_native_glue_imports_the_extension() -> None:
+    """``quadropolis.native`` is the one door to the compiled engine: the rest of the core
+    (and with it every Python-only install) never imports ``quadropolis._native``."""
+    importers = {_module_name(p) for p in _sources() if EXTENSION in _runtime_imports(p)}
+    assert importers == {"quadropolis.native"}
+    assert _is_core(EXTENSION)
+
+
+def test_the_native_engine_compiles_without_python() -> None:
+    """The engine's sources include neither Python nor nanobind (as OpenSpiel's games do not
+    include pybind11): its tests run without an interpreter."""
+    for path in [
+        *NATIVE.glob("src/*.cpp"),
+        *NATIVE.glob("include/quadropolis/*.hpp"),
+        *NATIVE.glob("tests/*.cpp"),
+    ]:
+        text = path.read_text(encoding="utf-8")
+        assert "Python.h" not in text and "nanobind" not in text, path.name
+
+
+def test_the_binding_holds_no_game_logic() -> None:
+    """The binding converts and validates arguments only. Every rule of the game needs the
+    game's data (the tables generated from the Python manifest) or the engine's internals; the
+    binding sees neither: it includes only the engine's public headers and nanobind, and names
+    no table, phase or move constant of its own."""
+    text = (NATIVE / "binding" / "module.cpp").read_text(encoding="utf-8")
+    includes = {line.split()[1].strip('<>"') for line in text.splitlines() if line.startswith("#include")}
+    public = {f"quadropolis/{p.name}" for p in (NATIVE / "include" / "quadropolis").glob("*.hpp")}
+    assert includes - public <= {"nanobind/nanobind.h", "nanobind/stl/string.h", "string"}
+    assert "quadropolis/tables.hpp" not in includes
+    for forbidden in ("tables::", "TILE_", "DESIGNATED", "ELIGIBLE", "PLACE", "TAKE", "do_apply"):
+        assert forbidden not in text, f"the binding uses {forbidden}"

@@ -1,0 +1,232 @@
+// quadropolis._native: the engine's Python binding (nanobind). Argument validation and
+// conversion only; every rule lives in the engine (native/src), every check of a state in
+// fields::from_fields. Errors: TypeError for a value of the wrong type, ValueError (with a
+// message naming the field and the rule) for a value out of range or an impossible state.
+//
+// State field tuple (ABI 1; docs/native.md "Data layout" is the description of record),
+// 376 ints:
+//   0 mode (0 classic, 1 expert)   1 players (2-4)   2 seed (signed 64-bit)   3 first_player
+//   4 square_variant (0 lines/R5, 1 square)   5 all_parks_absorb (0/1)
+//   6 round   7 turn   8 position   9 starter   10 mayor   11 phase (0 take, 1 place, 2 over)
+//   12 pending_tile (-1 none)   13 pending_architect (0 none)
+//   14-38 site: tile id per site square, row-major (-1 empty)
+//   39 face_down (bit per site square)   40 slots_used (bit per slot T1..T5 B1..B5 L1..L5 R1..R5)
+//   41 urbanist (site square, -1 off the board)
+//   42-47 architects: Classic [p] = bitmask (bits 1-4) of the architects player p used this
+//         round, 0 beyond `players`; Expert [0] = 0, [n] = architects #n left in the pool
+//   48-367 cities: 4 players x 20 squares x (type or -1, floors, vp, tree), row-major; Classic
+//         uses squares 0-15; absent players and squares are (-1, 0, 0, 0)
+//   368-371 inhabitants per player (0 beyond `players`)   372-375 energy per player
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+#include "quadropolis/fields.hpp"
+#include "quadropolis/game.hpp"
+#include "quadropolis/greedy.hpp"
+#include "quadropolis/random.hpp"
+#include "quadropolis/scoring.hpp"
+
+namespace nb = nanobind;
+using namespace quadropolis;
+
+namespace {
+
+[[noreturn]] void not_an_int(const char* what, long index) {
+    std::string name(what);
+    if (index >= 0) name += "[" + std::to_string(index) + "]";
+    throw nb::type_error((name + " must be an int").c_str());
+}
+
+[[noreturn]] void too_big(const char* what, long index) {
+    std::string name(what);
+    if (index >= 0) name += "[" + std::to_string(index) + "]";
+    throw nb::value_error((name + " is out of the signed 64-bit range").c_str());
+}
+
+// An exact Python int (not a bool) that fits in 64 bits; `index` >= 0 names a tuple entry.
+int64_t to_int(nb::handle value, const char* what, long index = -1) {
+    PyObject* o = value.ptr();
+    if (!PyLong_Check(o) || PyBool_Check(o)) not_an_int(what, index);
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) too_big(what, index);
+    return v;
+}
+
+int64_t to_int_in(nb::handle value, const char* what, int64_t lo, int64_t hi) {
+    const int64_t v = to_int(value, what);
+    if (v < lo || v > hi)
+        throw nb::value_error((std::string(what) + " must be between " + std::to_string(lo) + " and " +
+                               std::to_string(hi) + ", got " + std::to_string(v)).c_str());
+    return v;
+}
+
+bool to_bool(nb::handle value, const char* what) {
+    if (!PyBool_Check(value.ptr())) throw nb::type_error((std::string(what) + " must be a bool").c_str());
+    return value.ptr() == Py_True;
+}
+
+// The ints of a tuple, at most `capacity` of them (longer: ValueError).
+size_t to_ints(nb::handle value, const char* what, int64_t* out, size_t capacity) {
+    if (!PyTuple_Check(value.ptr())) throw nb::type_error((std::string(what) + " must be a tuple of ints").c_str());
+    const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(value.ptr()));
+    if (n > capacity)
+        throw nb::value_error((std::string(what) + " has " + std::to_string(n) + " entries, more than " +
+                               std::to_string(capacity)).c_str());
+    for (size_t i = 0; i < n; i++)
+        out[i] = to_int(PyTuple_GET_ITEM(value.ptr(), static_cast<Py_ssize_t>(i)), what, static_cast<long>(i));
+    return n;
+}
+
+template <typename T>
+nb::list int_list(const T* values, int n) {
+    PyObject* l = PyList_New(n);
+    if (!l) throw nb::python_error();
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(l, i, PyLong_FromLong(static_cast<long>(values[i])));
+    return nb::steal<nb::list>(l);
+}
+
+nb::tuple int_tuple(const int64_t* values, int n) {
+    PyObject* t = PyTuple_New(n);
+    if (!t) throw nb::python_error();
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(values[i]));
+    return nb::steal<nb::tuple>(t);
+}
+
+template <typename T>
+nb::tuple small_tuple(const T* values, int n) {
+    int64_t wide[MAX_CITY_SQUARES + CATEGORY_COUNT];
+    for (int i = 0; i < n; i++) wide[i] = values[i];
+    return int_tuple(wide, n);
+}
+
+// The city score tuple: (total, breakdown, inhabitants_placed, empty_squares, activated,
+// customers, absorbing_parks, removed, unused_inhabitants, unused_energy).
+nb::tuple score_tuple(const CityScore& s) {
+    const Placement& p = s.placement;
+    PyObject* customers = PyTuple_New(p.customers_count);
+    if (!customers) throw nb::python_error();
+    for (int i = 0; i < p.customers_count; i++) {
+        const int64_t pair[2] = {p.customer_square[i], p.customers[i]};
+        PyTuple_SET_ITEM(customers, i, int_tuple(pair, 2).release().ptr());
+    }
+    return nb::make_tuple(s.total, small_tuple(s.breakdown, CATEGORY_COUNT), s.inhabitants_placed, s.empty_squares,
+                          small_tuple(p.activated, p.activated_count), nb::steal<nb::tuple>(customers),
+                          small_tuple(p.absorbing_parks, p.absorbing_count), small_tuple(p.removed, p.removed_count),
+                          p.unused_inhabitants, p.unused_energy);
+}
+
+State state_from(nb::handle fields_tuple) {
+    int64_t f[fields::COUNT + 1];
+    const size_t n = to_ints(fields_tuple, "fields", f, fields::COUNT + 1);
+    State s;
+    std::string error;
+    if (!fields::from_fields(f, n, s, error)) throw nb::value_error(("invalid state: " + error).c_str());
+    return s;
+}
+
+nb::tuple state_fields(const State& s) {
+    int64_t f[fields::COUNT];
+    fields::to_fields(s, f);
+    return int_tuple(f, fields::COUNT);
+}
+
+nb::list legal_list(const State& s) {
+    MoveList legal;
+    legal_moves(s, legal);
+    return int_list(legal.moves, legal.count);
+}
+
+void apply_checked(State& s, nb::handle move) {
+    const int64_t m = to_int(move, "move");
+    if (m < 0 || m >= MOVE_COUNT || !apply(s, static_cast<int>(m)))
+        throw nb::value_error(("move " + std::to_string(m) + " is not legal in this state").c_str());
+}
+
+nb::tuple score_player(const State& s, nb::handle player, nb::handle all_parks_absorb) {
+    const int p = static_cast<int>(to_int_in(player, "player", 0, s.config.players - 1));
+    CityScore score;
+    score_city(city_of(s, p), to_bool(all_parks_absorb, "all_parks_absorb"), score);
+    return score_tuple(score);
+}
+
+nb::tuple playout(State& s, nb::handle mt) {
+    int64_t words[Random::WORDS + 1];
+    const size_t n = to_ints(mt, "mt", words, Random::WORDS + 1);
+    if (n != static_cast<size_t>(Random::WORDS) + 1)
+        throw nb::value_error("mt must be the 625 ints of random.Random().getstate()[1]");
+    uint32_t state[Random::WORDS];
+    for (int i = 0; i < Random::WORDS; i++) {
+        if (words[i] < 0 || words[i] > 0xFFFFFFFFll) throw nb::value_error("mt words must be 0 to 2**32-1");
+        state[i] = static_cast<uint32_t>(words[i]);
+    }
+    Random rng;
+    if (!rng.set_state(state, words[Random::WORDS])) throw nb::value_error("mt index must be 0 to 624");
+    uint8_t played[MAX_GAME_MOVES];
+    const int count = random_playout(s, rng, played);
+    nb::list moves = int_list(played, count);
+    int index = 0;
+    rng.get_state(state, &index);
+    for (int i = 0; i < Random::WORDS; i++) words[i] = state[i];
+    words[Random::WORDS] = index;
+    return nb::make_tuple(moves, int_tuple(words, Random::WORDS + 1));
+}
+
+nb::list greedy_list(const State& s) {
+    GreedyValues values;
+    greedy_values(s, values);
+    nb::list out;
+    for (int i = 0; i < values.count; i++)
+        out.append(nb::make_tuple(small_tuple(values.entries[i].value, GREEDY_VALUE_SIZE), values.entries[i].move));
+    return out;
+}
+
+State make_new_state(nb::handle mode, nb::handle players, nb::handle seed, nb::handle first_player,
+                     nb::handle square_variant, nb::handle all_parks_absorb) {
+    Config c;
+    c.mode = static_cast<int8_t>(to_int_in(mode, "mode", 0, 1));
+    c.players = static_cast<int8_t>(to_int_in(players, "players", 2, MAX_PLAYERS));
+    c.seed = to_int(seed, "seed");
+    c.first_player = static_cast<int8_t>(to_int_in(first_player, "first_player", 0, c.players - 1));
+    c.square_variant = to_bool(square_variant, "square_variant");
+    c.all_parks_absorb = to_bool(all_parks_absorb, "all_parks_absorb");
+    return new_state(c);
+}
+
+nb::tuple score_cells(nb::handle mode, nb::handle cells, nb::handle inhabitants, nb::handle energy,
+                      nb::handle all_parks_absorb) {
+    int64_t values[MAX_CITY_SQUARES * 4 + 1];
+    const size_t n = to_ints(cells, "cells", values, MAX_CITY_SQUARES * 4 + 1);
+    City city;
+    std::string error;
+    if (!fields::city_from_cells(to_int(mode, "mode"), values, n, to_int(inhabitants, "inhabitants"),
+                                 to_int(energy, "energy"), city, error))
+        throw nb::value_error(("invalid city: " + error).c_str());
+    CityScore score;
+    score_city(city, to_bool(all_parks_absorb, "all_parks_absorb"), score);
+    return score_tuple(score);
+}
+
+}  // namespace
+
+NB_MODULE(_native, m) {
+    m.doc() = "The compiled quadropolis engine (see docs/native.md).";
+    m.attr("ABI") = fields::ABI;
+    nb::class_<State>(m, "State")
+        .def("__init__", [](State* self, nb::handle f) { new (self) State(state_from(f)); }, nb::arg("fields"))
+        .def("fields", &state_fields)
+        .def("copy", [](const State& s) { return State(s); })
+        .def("legal_moves", &legal_list)
+        .def("apply", &apply_checked, nb::arg("move"))
+        .def("is_over", [](const State& s) { return is_over(s); })
+        .def("current_player", [](const State& s) { return current_player(s); })
+        .def("score", &score_player, nb::arg("player"), nb::arg("all_parks_absorb"))
+        .def("random_playout", &playout, nb::arg("mt"))
+        .def("greedy_values", &greedy_list);
+    m.def("new_state", &make_new_state, nb::arg("mode"), nb::arg("players"), nb::arg("seed"), nb::arg("first_player"),
+          nb::arg("square_variant"), nb::arg("all_parks_absorb") = nb::bool_(false));
+    m.def("score_city", &score_cells, nb::arg("mode"), nb::arg("cells"), nb::arg("inhabitants"), nb::arg("energy"),
+          nb::arg("all_parks_absorb"));
+}

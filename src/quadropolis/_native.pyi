@@ -1,0 +1,65 @@
+"""The compiled engine (native/binding/module.cpp); docs/native.md describes the field tuple
+("Data layout") and the city score tuple. Every function raises ``TypeError`` for an argument
+of the wrong type and ``ValueError`` (with a message) for a value out of range or an
+impossible state."""
+
+#: The version of the state field tuple layout (bumped on any change).
+ABI: int
+
+#: (total, breakdown in scoring.CATEGORIES order, inhabitants_placed, empty_squares,
+#: activated, customers as (shop square, customers), absorbing_parks, removed,
+#: unused_inhabitants, unused_energy): scoring.CityScore and its Placement.
+ScoreTuple = tuple[
+    int,
+    tuple[int, ...],
+    int,
+    int,
+    tuple[int, ...],
+    tuple[tuple[int, int], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+]
+
+class State:
+    """A game state (one flat C++ struct)."""
+
+    def __init__(self, fields: tuple[int, ...]) -> None:
+        """Build a state from its 376 fields, validated completely (ValueError names the
+        field and the rule broken)."""
+    def fields(self) -> tuple[int, ...]:
+        """The 376 fields (the inverse of the constructor)."""
+    def copy(self) -> State:
+        """An independent copy."""
+    def legal_moves(self) -> list[int]:
+        """Legal move numbers, in rules.legal_moves' order; empty once the game is over."""
+    def apply(self, move: int) -> None:
+        """Play move number ``move`` in place; ValueError if it is not legal here."""
+    def is_over(self) -> bool: ...
+    def current_player(self) -> int:
+        """The seat whose action it is (meaningless once the game is over)."""
+    def score(self, player: int, all_parks_absorb: bool) -> ScoreTuple:
+        """The optimal final score of ``player``'s city as it stands."""
+    def random_playout(self, mt: tuple[int, ...]) -> tuple[list[int], tuple[int, ...]]:
+        """Play to the end choosing ``legal[int(random() * len(legal))]`` with the MT19937
+        state ``mt`` (``random.Random().getstate()[1]``: 624 words and the index); returns
+        the move numbers played and the generator's state after them."""
+    def greedy_values(self) -> list[tuple[tuple[int, ...], int]]:
+        """``[(value, move number)]`` of GreedyBot.values, in legal-move order."""
+
+def new_state(
+    mode: int,
+    players: int,
+    seed: int,
+    first_player: int,
+    square_variant: bool,
+    all_parks_absorb: bool = False,
+) -> State:
+    """The state at the start of round 1 (mode 0 Classic, 1 Expert), laid out from ``seed``."""
+
+def score_city(
+    mode: int, cells: tuple[int, ...], inhabitants: int, energy: int, all_parks_absorb: bool
+) -> ScoreTuple:
+    """The optimal score of a city: ``cells`` holds (type or -1, floors, vp, tree) per square
+    of the mode's 16 or 20 squares."""

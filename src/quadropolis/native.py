@@ -1,0 +1,228 @@
+"""The compiled engine (``quadropolis._native``, docs/native.md) in the Python engine's terms:
+states, cities, scores, playouts and greedy values converted both ways, bit-identical to the
+Python engine (tests/test_native_differential.py).
+
+Importing this module raises :class:`ImportError` when the extension is not built. It picks
+no engine: callers choose. Standard library, core modules and ``quadropolis._native`` only."""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from . import _native
+from .buildings import BuildingType
+from .city import GEOMETRY, Building, City
+from .config import GameConfig
+from .errors import IllegalMoveError
+from .moves import MOVES, Move, move_number
+from .rules import explain_illegal
+from .scoring import CATEGORIES, CityScore, Placement
+from .state import GameState
+from .tiles import Mode
+
+#: The field tuple layout this module writes and reads (docs/native.md, "Data layout").
+ABI: Final = 1
+if _native.ABI != ABI:
+    raise ImportError(f"quadropolis._native has ABI {_native.ABI}, this module expects {ABI}: rebuild it")
+
+_MODE_INDEX: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 1}
+_MODES: Final = (Mode.CLASSIC, Mode.EXPERT)
+_MAX_PLAYERS: Final = 4
+_MAX_SQUARES: Final = 20
+_EMPTY: Final = (-1, 0, 0, 0)
+_TYPES: Final = tuple(BuildingType)
+
+#: The score tuple of ``quadropolis._native``.
+NativeScore = tuple[
+    int,
+    tuple[int, ...],
+    int,
+    int,
+    tuple[int, ...],
+    tuple[tuple[int, int], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+]
+
+
+def _cells(buildings: tuple[Building | None, ...] | list[Building | None]) -> list[int]:
+    """(type, floors, vp, tree) per square, flat (a BuildingType is an int)."""
+    out: list[int] = []
+    for b in buildings:
+        out += _EMPTY if b is None else (b.type, b.floors, b.vp, 1 if b.tree else 0)
+    return out
+
+
+def to_native(state: GameState) -> _native.State:
+    """The native state of ``state`` (raises ``ValueError`` if the native validation rejects it)."""
+    c = state.config
+    n = c.players
+    classic = c.mode is Mode.CLASSIC
+    architects = [*state.architects, 0, 0, 0, 0, 0, 0][:6] if classic else list(state.architects)
+    cities: list[int] = []
+    for p in range(_MAX_PLAYERS):
+        squares = state.cities[p] if p < n else []
+        cities += _cells(squares) + list(_EMPTY) * (_MAX_SQUARES - len(squares))
+    pad = [0] * (_MAX_PLAYERS - n)
+    fields = (
+        _MODE_INDEX[c.mode],
+        n,
+        c.seed,
+        c.first_player,
+        int(c.urbanist_blocks == "square"),
+        int(c.all_parks_absorb),
+        state.round,
+        state.turn,
+        state.position,
+        state.starter,
+        state.mayor,
+        state.phase,
+        state.pending_tile,
+        state.pending_architect,
+        *state.site,
+        state.face_down,
+        state.slots_used,
+        state.urbanist,
+        *architects,
+        *cities,
+        *state.inhabitants,
+        *pad,
+        *state.energy,
+        *pad,
+    )
+    return _native.State(fields)
+
+
+#: Buildings by their cells, shared (buildings are immutable values; GameState.copy shares them).
+_BUILDINGS: dict[tuple[int, ...], Building | None] = {_EMPTY: None}
+
+
+def _building(cell: tuple[int, ...]) -> Building | None:
+    try:
+        return _BUILDINGS[cell]
+    except KeyError:  # at most a few hundred valid cells exist: the cache stays small
+        b = _BUILDINGS[cell] = Building(_TYPES[cell[0]], cell[1], cell[2], bool(cell[3]))
+        return b
+
+
+def config_of(ns: _native.State) -> GameConfig:
+    """The configuration carried by the native state ``ns``."""
+    f = ns.fields()
+    return GameConfig(
+        mode=_MODES[f[0]],
+        players=f[1],
+        seed=f[2],
+        first_player=f[3],
+        urbanist_blocks="square" if f[4] else "lines",
+        all_parks_absorb=bool(f[5]),
+    )
+
+
+def from_native(ns: _native.State, config: GameConfig | None = None) -> GameState:
+    """The Python state of ``ns``. ``config``, when given, must be the one ``ns`` was made
+    from (the field tuple carries it too; a mismatch raises ``ValueError``); passing the
+    game's own object keeps ``state.config is config``."""
+    f = ns.fields()
+    if config is None:
+        config = config_of(ns)
+    expected = (
+        _MODE_INDEX[config.mode],
+        config.players,
+        config.seed,
+        config.first_player,
+        int(config.urbanist_blocks == "square"),
+        int(config.all_parks_absorb),
+    )
+    if f[:6] != expected:
+        raise ValueError(f"native state config {f[:6]} does not match {expected}")
+    n = config.players
+    size = GEOMETRY[config.mode].size
+    s = GameState.__new__(GameState)
+    s.config = config
+    s.round, s.turn, s.position, s.starter, s.mayor, s.phase = f[6:12]
+    s.pending_tile, s.pending_architect = f[12], f[13]
+    s.site = list(f[14:39])
+    s.face_down, s.slots_used, s.urbanist = f[39], f[40], f[41]
+    s.architects = list(f[42 : 42 + n]) if config.mode is Mode.CLASSIC else list(f[42:48])
+    words = iter(f[48:368])
+    cells = list(zip(words, words, words, words, strict=True))  # (type, floors, vp, tree) per square
+    s.cities = [[_building(c) for c in cells[p * _MAX_SQUARES : p * _MAX_SQUARES + size]] for p in range(n)]
+    s.inhabitants = list(f[368 : 368 + n])
+    s.energy = list(f[372 : 372 + n])
+    return s
+
+
+def _city_score(t: NativeScore) -> CityScore:
+    total, breakdown, placed, empty, activated, customers, parks, removed, unused_i, unused_e = t
+    placement = Placement(activated, customers, parks, removed, unused_i, unused_e)
+    return CityScore(total, dict(zip(CATEGORIES, breakdown, strict=True)), placed, empty, placement)
+
+
+def score_city_native(city: City, *, all_parks_absorb: bool = False) -> CityScore:
+    """:func:`quadropolis.scoring.score_city`, computed natively."""
+    cells = tuple(_cells(city.buildings))
+    t = _native.score_city(_MODE_INDEX[city.mode], cells, city.inhabitants, city.energy, all_parks_absorb)
+    return _city_score(t)
+
+
+def score_native(ns: _native.State, player: int, *, all_parks_absorb: bool = False) -> CityScore:
+    """The optimal score of ``player``'s city in the native state ``ns``."""
+    return _city_score(ns.score(player, all_parks_absorb))
+
+
+def new_native(config: GameConfig) -> _native.State:
+    """The native twin of :func:`quadropolis.state.new_state`."""
+    return _native.new_state(
+        _MODE_INDEX[config.mode],
+        config.players,
+        config.seed,
+        config.first_player,
+        config.urbanist_blocks == "square",
+        config.all_parks_absorb,
+    )
+
+
+def random_playout_native(
+    config: GameConfig, rng: random.Random, moves: list[Move] | None = None
+) -> GameState:
+    """:func:`quadropolis.playout.random_playout`, played natively: the same game, the same
+    final state, and ``rng`` left exactly where the Python playout leaves it."""
+    ns = new_native(config)
+    version, mt, gauss = rng.getstate()
+    played, after = ns.random_playout(mt)
+    rng.setstate((version, after, gauss))
+    if moves is not None:
+        moves.extend(MOVES[k] for k in played)
+    return from_native(ns, config)
+
+
+def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]:
+    """:meth:`quadropolis.bots.simple.GreedyBot.values`, computed natively."""
+    return [(value, MOVES[k]) for value, k in to_native(state).greedy_values()]
+
+
+def apply_native(ns: _native.State, move: Move) -> None:
+    """Play ``move`` on ``ns`` in place; an illegal move raises the Python engine's
+    :class:`IllegalMoveError` with the Python engine's explanation."""
+    try:
+        ns.apply(move_number(move))
+    except ValueError:
+        reason = explain_illegal(from_native(ns), move) or "not a legal move in this state"
+        raise IllegalMoveError(reason) from None
+
+
+__all__ = [
+    "ABI",
+    "apply_native",
+    "config_of",
+    "from_native",
+    "greedy_values_native",
+    "new_native",
+    "random_playout_native",
+    "score_city_native",
+    "score_native",
+    "to_native",
+]
