@@ -497,7 +497,7 @@ def test_bench_quick_runs_the_small_workload_once_by_default(
 
     code, out, _ = run(capsys, "bench", "--quick")
     assert code == 0 and "median of 1 run(s)" in out
-    assert [(n, r) for n, r, _ in bench_calls] == [("engine", 1), ("bots", 1)]
+    assert [(n, r) for n, r, _ in bench_calls] == [("engine", 1), ("engines", 1), ("bots", 1)]
     assert all(w is QUICK for _, _, w in bench_calls)
     bench_calls.clear()
     run(capsys, "bench", "bots", "--quick", "--repeat", "3")

@@ -292,21 +292,31 @@ def test_the_web_client_has_no_import_cycle() -> None:
     graph = _web_import_graph(files)
     assert any(graph.values()), "the checker found no relative import at all"
     cycle = _first_cycle(graph)
-    assert cycle is None, "import cycle in web/src: " + " -> ".join(str(p.relative_to(WEB_SOURCES.resolve())) for p in cycle)
+    assert cycle is None, "import cycle in web/src: " + " -> ".join(
+        str(p.relative_to(WEB_SOURCES.resolve())) for p in cycle
+    )
 
 
 def test_the_web_cycle_checker_sees_a_cycle() -> None:
     """Not vacuous: two components importing each other (as GamePage and EndScreen once did,
     over a multi-line import) are a cycle; the same files with the helper moved out are not."""
     root = Path("/virtual/src")
-    page, end, route = root / "components" / "GamePage.tsx", root / "components" / "EndScreen.tsx", root / "route.ts"
+    page, end, route = (
+        root / "components" / "GamePage.tsx",
+        root / "components" / "EndScreen.tsx",
+        root / "route.ts",
+    )
     knotted = {
         page: 'import { EndScreen } from "./EndScreen";\nexport function linkTo() {}\n',
         end: 'import {\n  linkTo,\n} from "./GamePage";\nimport "../styles.css";\n',
         route: "export function navigate() {}\n",
     }
     assert _first_cycle(_web_import_graph(knotted)) == [end, page, end]
-    untied = {**knotted, end: 'import { linkTo } from "../route";\n', page: 'import { EndScreen } from "./EndScreen";\n'}
+    untied = {
+        **knotted,
+        end: 'import { linkTo } from "../route";\n',
+        page: 'import { EndScreen } from "./EndScreen";\n',
+    }
     assert _web_import_graph(untied)[end] == {route}
     assert _first_cycle(_web_import_graph(untied)) is None
 

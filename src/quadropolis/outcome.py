@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from . import engine
 from .moves import Move
 from .rules import apply_unchecked, legal_moves
 from .scoring import CityScore, score_city
@@ -80,7 +81,10 @@ class Outcome:
 
 def projected_score(state: GameState, player: int) -> CityScore:
     """The optimal score of ``player``'s city as it stands now (the final scoring applied
-    mid-game, with the game's variants)."""
+    mid-game, with the game's variants), by the selected engine (:mod:`quadropolis.engine`)."""
+    native = engine.current()
+    if native is not None:
+        return native.score_city_native(state.city(player), all_parks_absorb=state.config.all_parks_absorb)  # type: ignore[no-any-return]
     return score_city(state.city(player), all_parks_absorb=state.config.all_parks_absorb)
 
 

@@ -1,14 +1,15 @@
 """``quadropolis bench``: performance figures measured on one core, each the median of
-``repeat`` runs. Sections: ``engine`` (:mod:`.engine`: playouts with exact scoring, scoring
-time, state memory and copy cost) and ``bots`` (:mod:`.bots`: MCTS simulations per second,
-time per move of each level), run by default; ``envs`` (:mod:`.envs`: the RL adapters' moves
-per second beside the raw engine's; needs the ``rl`` extra), ``server`` (:mod:`.server`) and
-``web`` (:mod:`.web`), only when named. A section's
+``repeat`` runs. Sections run by default: ``engine`` (:mod:`.engine`: playouts with exact
+scoring, scoring time, state memory and copy cost, under the selected engine), ``engines``
+(:mod:`.engines`: the Python and compiled engines side by side, with their ratios) and
+``bots`` (:mod:`.bots`: MCTS simulations per second, time per move of each level); only when
+named: ``envs`` (:mod:`.envs`: the RL adapters' moves per second beside the raw engine's;
+needs the ``rl`` extra), ``server`` (:mod:`.server`) and ``web`` (:mod:`.web`). A section's
 module is imported only when it runs, so a missing extra never breaks the others.
-Workloads (:mod:`.report`): :data:`FULL`, what the README's
-figures measure, and :data:`QUICK`, a smoke run of a few seconds. Figures are measured here
-only (never in timed unit tests). May import the standard library, the rules core and the
-public API of the application packages it measures."""
+Workloads (:mod:`.report`): :data:`FULL`, what the README's figures measure, and
+:data:`QUICK`, a smoke run of a few seconds. Figures are measured here only (never in timed
+unit tests). May import the standard library, the rules core and the public API of the
+application packages it measures."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ import json
 from collections.abc import Callable
 from typing import Any, Final, TextIO, cast
 
+from .. import engine as selected  # not `engine`: that is the name of this package's section
 from .report import FULL, QUICK, Report, Workload
 
 #: Every section, by name: what it measures (each is the module ``quadropolis.bench.NAME``
 #: with a ``run(report, repeat, work)`` function).
 SECTIONS: Final[dict[str, str]] = {
-    "engine": "random playouts, optimal scoring, state memory and copy cost",
+    "engine": "random playouts, optimal scoring, state memory and copy cost (the selected engine)",
+    "engines": "the Python and the compiled engine side by side (alternating runs) and their ratios",
     "bots": "MCTS simulations/s, time per move of each level",
     "envs": "RL adapters' moves/s beside the raw engine's (needs the rl extra)",
     "server": "concurrent games against a real server on loopback: moves/s, latency, lost moves "
@@ -31,7 +34,7 @@ SECTIONS: Final[dict[str, str]] = {
     "(needs the web extra, Chromium and the built client)",
 }
 #: The sections run when none is named.
-DEFAULT_SECTIONS: Final = ("engine", "bots")
+DEFAULT_SECTIONS: Final = ("engine", "engines", "bots")
 
 
 def section(name: str) -> Callable[[Report, int, Workload], None]:
@@ -66,6 +69,7 @@ def run_benchmarks(
     if not as_json:
         kind = "quick smoke run, not comparable with a full run; " if quick else ""
         out.write(f"quadropolis bench ({kind}median of {runs} run(s), one core unless noted)\n")
+        out.write(f"engine: {selected.name()} ({selected.ENGINE_VARIABLE}={selected.choice()})\n")
     for name in sections:
         section(name)(report, runs, work)
     if as_json:
