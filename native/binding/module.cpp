@@ -174,6 +174,31 @@ nb::tuple playout(State& s, nb::handle mt) {
     return nb::make_tuple(moves, int_tuple(words, Random::WORDS + 1));
 }
 
+// random.Random(seed) as CPython seeds it, for an int within the signed 64-bit range or a
+// str of at most Random::MAX_TEXT UTF-8 bytes.
+Random seeded(nb::handle seed) {
+    Random rng;
+    PyObject* o = seed.ptr();
+    if (PyUnicode_Check(o)) {
+        Py_ssize_t length = 0;
+        const char* text = PyUnicode_AsUTF8AndSize(o, &length);
+        if (!text) throw nb::python_error();
+        if (!rng.seed_text(text, static_cast<size_t>(length)))
+            throw nb::value_error(("a seed text has at most " + std::to_string(Random::MAX_TEXT) + " bytes").c_str());
+        return rng;
+    }
+    rng.seed_signed(to_int(seed, "seed"));
+    return rng;
+}
+
+// random_playout with a generator seeded here: nothing of its state crosses (a generator's
+// state is 625 ints, most of a playout's crossing cost).
+nb::list playout_seeded(State& s, nb::handle seed) {
+    Random rng = seeded(seed);
+    uint8_t played[MAX_GAME_MOVES];
+    return int_list(played, random_playout(s, rng, played));
+}
+
 nb::list greedy_list(const State& s) {
     GreedyValues values;
     greedy_values(s, values);
@@ -224,6 +249,7 @@ NB_MODULE(_native, m) {
         .def("current_player", [](const State& s) { return current_player(s); })
         .def("score", &score_player, nb::arg("player"), nb::arg("all_parks_absorb"))
         .def("random_playout", &playout, nb::arg("mt"))
+        .def("random_playout_seeded", &playout_seeded, nb::arg("seed"))
         .def("greedy_values", &greedy_list);
     m.def("new_state", &make_new_state, nb::arg("mode"), nb::arg("players"), nb::arg("seed"), nb::arg("first_player"),
           nb::arg("square_variant"), nb::arg("all_parks_absorb") = nb::bool_(false));

@@ -45,6 +45,10 @@ class State:
         """Play to the end choosing ``legal[int(random() * len(legal))]`` with the MT19937
         state ``mt`` (``random.Random().getstate()[1]``: 624 words and the index); returns
         the move numbers played and the generator's state after them."""
+    def random_playout_seeded(self, seed: int | str) -> list[int]:
+        """``random_playout`` with ``random.Random(seed)``: an int in the signed 64-bit range
+        or a str of at most 256 UTF-8 bytes (ValueError otherwise); returns the move numbers
+        played. The generator stays inside."""
     def greedy_values(self) -> list[tuple[tuple[int, ...], int]]:
         """``[(value, move number)]`` of GreedyBot.values, in legal-move order."""
 

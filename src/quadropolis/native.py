@@ -158,13 +158,28 @@ def from_native(ns: _native.State, config: GameConfig | None = None) -> GameStat
 def _city_score(t: NativeScore) -> CityScore:
     total, breakdown, placed, empty, activated, customers, parks, removed, unused_i, unused_e = t
     placement = Placement(activated, customers, parks, removed, unused_i, unused_e)
-    return CityScore(total, dict(zip(CATEGORIES, breakdown, strict=True)), placed, empty, placement)
+    # The binding always gives the 10 categories: zip needs no strictness check here.
+    return CityScore(total, dict(zip(CATEGORIES, breakdown)), placed, empty, placement)  # noqa: B905
 
 
 def score_city_native(city: City, *, all_parks_absorb: bool = False) -> CityScore:
     """:func:`quadropolis.scoring.score_city`, computed natively."""
     cells = tuple(_cells(city.buildings))
     t = _native.score_city(_MODE_INDEX[city.mode], cells, city.inhabitants, city.energy, all_parks_absorb)
+    return _city_score(t)
+
+
+def projected_score_native(state: GameState, player: int) -> CityScore:
+    """:func:`quadropolis.outcome.projected_score`, computed natively (the city's squares are
+    checked by the binding, so no :class:`City` is built)."""
+    cells = tuple(_cells(state.cities[player]))
+    t = _native.score_city(
+        _MODE_INDEX[state.config.mode],
+        cells,
+        state.inhabitants[player],
+        state.energy[player],
+        state.config.all_parks_absorb,
+    )
     return _city_score(t)
 
 
@@ -197,6 +212,17 @@ def random_playout_native(
     if moves is not None:
         moves.extend(MOVES[k] for k in played)
     return from_native(ns, config)
+
+
+def random_game_native(config: GameConfig, seed: int | str) -> tuple[list[Move], tuple[CityScore, ...]]:
+    """A whole uniformly random game from ``random.Random(seed)`` played natively: the moves
+    and every city's optimal final score, as :func:`quadropolis.playout.random_game` gives
+    them. The generator never crosses; ``seed``: an int in the signed 64-bit range or a str
+    of at most 256 UTF-8 bytes (else ``ValueError``)."""
+    ns = new_native(config)
+    played = ns.random_playout_seeded(seed)
+    apa = config.all_parks_absorb
+    return [MOVES[k] for k in played], tuple(_city_score(ns.score(p, apa)) for p in range(config.players))
 
 
 def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]:

@@ -84,7 +84,10 @@ def projected_score(state: GameState, player: int) -> CityScore:
     mid-game, with the game's variants), by the selected engine (:mod:`quadropolis.engine`)."""
     native = engine.current()
     if native is not None:
-        return native.score_city_native(state.city(player), all_parks_absorb=state.config.all_parks_absorb)  # type: ignore[no-any-return]
+        try:
+            return native.projected_score_native(state, player)  # type: ignore[no-any-return]
+        except ValueError:
+            pass  # a hand-built city the compiled engine refuses to take in: Python decides
     return score_city(state.city(player), all_parks_absorb=state.config.all_parks_absorb)
 
 
@@ -105,10 +108,14 @@ def scores_after(state: GameState, player: int | None = None) -> list[tuple[Move
 def outcome(state: GameState) -> Outcome:
     """Score every city optimally and rank the players (R12, R13). Works mid-game too, as a
     projection; ties on every tie-breaker share the victory."""
-    scores = tuple(projected_score(state, p) for p in range(state.config.players))
+    return outcome_of(tuple(projected_score(state, p) for p in range(state.config.players)))
+
+
+def outcome_of(scores: tuple[CityScore, ...]) -> Outcome:
+    """The outcome of cities already scored (one per seat): the winners by R13."""
     keys = [rank_key(s) for s in scores]
     best = max(keys)
     return Outcome(scores, tuple(p for p, k in enumerate(keys) if k == best))
 
 
-__all__ = ["TIE_BREAKERS", "Outcome", "outcome", "projected_score", "rank_key", "scores_after"]
+__all__ = ["TIE_BREAKERS", "Outcome", "outcome", "outcome_of", "projected_score", "rank_key", "scores_after"]

@@ -21,8 +21,8 @@ from ..bots import make_bot, observe
 from ..citygen import expert_corpus
 from ..config import GameConfig
 from ..errors import ConfigError
-from ..outcome import outcome, projected_score
-from ..playout import random_playout
+from ..outcome import projected_score
+from ..playout import random_game
 from ..rules import apply_unchecked, legal_moves, new_game
 from ..state import GameState
 from ..tiles import Mode
@@ -47,11 +47,11 @@ def _rate(work: Callable[[int], int], seconds: float) -> float:
 
 
 def playouts(mode: Mode, players: int) -> Callable[[int], int]:
-    """One seeded random playout with the final scoring of every city (one game)."""
+    """One seeded random game with the final scoring of every city (:func:`random_game`, as
+    ``quadropolis simulate`` plays them)."""
 
     def work(i: int) -> int:
-        config = GameConfig(mode=mode, players=players, seed=i)
-        outcome(random_playout(config, random.Random(i)))
+        random_game(GameConfig(mode=mode, players=players, seed=i), i)
         return 1
 
     return work

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import re
 import time
 from collections.abc import Iterator, Sequence
@@ -20,10 +19,9 @@ from typing import Any, Final, TextIO
 from ..city import GEOMETRY, City
 from ..config import GameConfig
 from ..errors import QuadropolisError
-from ..moves import Move
 from ..outcome import outcome
-from ..playout import random_playout
-from ..record import GameRecord, replay, seat_label, unique_labels
+from ..playout import random_game
+from ..record import GameRecord, replay, result_json, seat_label, unique_labels
 from ..render import render_city, render_legend, render_placement, render_score_sheet, render_state
 from ..scoring import score_city
 from ..tiles import Mode
@@ -96,9 +94,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         for g in range(args.games):
             seed = args.seed + g
             config = _config(args, seed)
-            played: list[Move] = []
-            final = random_playout(config, random.Random(f"playout/{seed}"), played)
-            result = outcome(final)
+            played, result = random_game(config, f"playout/{seed}")
             n_moves += len(played)
             for p in result.winners:
                 wins[p] += 1 / len(result.winners)
@@ -114,7 +110,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
                 }
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
             if records is not None:
-                rec = GameRecord.of_game(config, played, final, result_of=result)
+                rec = GameRecord(config, tuple(map(str, played)), result_json(result))
                 records.write(json.dumps(rec.to_json(), separators=(",", ":")) + "\n")
     finally:
         if records is not None:
