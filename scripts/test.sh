@@ -21,11 +21,24 @@ fi
 "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
   || { echo "test.sh: Python 3.11 or newer is required ($PY is $("$PY" -V 2>&1))" >&2; exit 1; }
 
+# The compiled engine (native/) builds with CMake and Ninja, and an editable install rebuilds it
+# on import with the cmake and ninja found on PATH: Debian's packages, installed when missing.
+missing=()
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]} (Debian packages)"
+  if [ "$(id -u)" -eq 0 ]; then SUDO=(); else SUDO=(sudo); fi
+  "${SUDO[@]}" apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 .venv/bin/python -m pip install --quiet -e '.[test]'
+# The compiled engine must be there: QUADROPOLIS_ENGINE=native refuses to fall back.
+QUADROPOLIS_ENGINE=native .venv/bin/python -c 'from quadropolis import engine; engine.current()'
 
 echo "== ruff"
 .venv/bin/ruff check src tests examples
@@ -39,3 +52,12 @@ echo "== browser client"
 bash scripts/frontend.sh
 echo "== pytest (with PostgreSQL and Redis)"
 bash scripts/services.sh exec .venv/bin/python -m pytest "$@"
+if [ $# -eq 0 ]; then
+  # The suite above runs on the compiled engine (QUADROPOLIS_ENGINE=auto finds it); the pure-
+  # Python engine stays the rules of record and the fallback, so the tests of everything that
+  # goes through the engine choice (outcomes, playouts, bots, CLI, RL steps) run on it too.
+  echo "== pytest again on the pure-Python engine (engine-facing tests)"
+  QUADROPOLIS_ENGINE=python .venv/bin/python -m pytest tests/test_outcome.py tests/test_golden.py \
+    tests/test_bots.py tests/test_play.py tests/test_cli.py tests/test_properties.py tests/test_analysis.py \
+    tests/test_terminal_screen.py tests/test_engine.py tests/test_envs_gym.py tests/test_envs_conformance.py
+fi
