@@ -51,7 +51,7 @@ def _load_native() -> ModuleType | None:
     except ImportError as e:  # the extension was not built, or does not load here
         unavailable = f"{e}"
         return None
-    except Exception as e:  # noqa: BLE001 - an editable install's rebuild on import failed
+    except Exception as e:  # an editable install's rebuild on import failed (no cmake, a compile error)
         unavailable = f"rebuilding it failed: {type(e).__name__}: {e}"
         return None
     unavailable = None
