@@ -3,7 +3,8 @@ rules core at the bottom, then the authority, storage and broker, then the trans
 
 - :mod:`.service` — the authority: create and join games, accept actions (checked with the
   engine, stored, published), undo, bot turns, takeover; pure of transport.
-- :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine.
+- :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine;
+  :mod:`.data` — the plain values (game, seats, actions) it and the storage share.
 - :mod:`.views` — the one function deciding what a seat holder or spectator sees.
 - :mod:`.storage` — SQLAlchemy models and repository; :mod:`.writer` — group commit of
   actions; :mod:`.migrations` — Alembic.

@@ -25,8 +25,8 @@ from ..record import GameRecord, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
 from ..state import GameState
 from ..undo import check_undo
+from .data import OVER, PLAYING, ActionData, GameData, SeatData
 from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
-from .storage import OVER, PLAYING, ActionData, GameData, SeatData
 
 HUMAN: Final = "human"
 BOT: Final = "bot"

@@ -56,6 +56,7 @@ from ..state import GameState
 from ..tiles import Mode
 from .bots import BotPool
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
+from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
 from .errors import (
     BadMessage,
     BadRecord,
@@ -71,18 +72,7 @@ from .errors import (
 from .game import BOT, HUMAN, CorruptGame, LiveGame
 from .protocol import CreateGame
 from .settings import Limits
-from .storage import (
-    OVER,
-    PLAYING,
-    WAITING,
-    ActionData,
-    GameData,
-    GameSummary,
-    SeatData,
-    StorageError,
-    Store,
-    VersionTaken,
-)
+from .storage import StorageError, Store, VersionTaken
 from .views import SeatPresence, ViewCache, replay_view, view, view_text
 from .writer import Writer
 
