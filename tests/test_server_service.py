@@ -17,7 +17,7 @@ import pytest
 from server_helpers import database, find_key, postgres_url
 
 from quadropolis import GameRecord, Move, explain_illegal, legal_moves, replay
-from quadropolis.server.bots import BotPool, new_executor
+from quadropolis.server.bot_pool import BotPool, new_executor
 from quadropolis.server.data import ActionData
 from quadropolis.server.errors import (
     BadMessage,

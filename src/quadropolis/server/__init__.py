@@ -9,7 +9,7 @@ rules core at the bottom, then the authority, storage and broker, then the trans
 - :mod:`.storage` — SQLAlchemy models and repository; :mod:`.writer` — group commit of
   actions; :mod:`.migrations` — Alembic.
 - :mod:`.broker` — "game changed" notices: in-process, or Redis pub/sub across processes.
-- :mod:`.bots` — bot decisions in worker processes; :mod:`.protocol` — typed messages;
+- :mod:`.bot_pool` — bot decisions in worker processes; :mod:`.protocol` — typed messages;
   :mod:`.errors` — the error codes; :mod:`.settings` — settings and limits.
 - :mod:`.hub` (websocket connections) and :mod:`.app` (FastAPI: HTTP API, websocket
   endpoint, static files) — the transport; :mod:`.command` — ``quadropolis serve``.

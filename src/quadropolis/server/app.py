@@ -45,7 +45,7 @@ from .. import __version__
 from ..bots import LEVELS
 from ..state import TILE_BUILDING
 from ..tiles import TILES
-from .bots import BotPool
+from .bot_pool import BotPool
 from .broker import make_broker
 from .data import OVER, PLAYING, WAITING, GameSummary
 from .errors import BadMessage, Forbidden, InternalError, ServerError, TooLarge

@@ -15,7 +15,7 @@ the loser gets ``stale`` and catches up from the database. So an acknowledged ac
 disk, and no action is ever applied twice.
 
 **Bots** (bot seats, and human seats under takeover) are played by one task per game: the
-decision is computed in a worker process (:class:`~quadropolis.server.bots.BotPool`) from the
+decision is computed in a worker process (:class:`~quadropolis.server.bot_pool.BotPool`) from the
 observation with the seed hidden, then committed like a player's move at the version it was
 computed for (if anything changed meanwhile — the player came back, someone else acted — it is
 dropped and the next decision starts).
@@ -54,7 +54,7 @@ from ..record import GameRecord, replay, result_json
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..state import GameState
 from ..tiles import Mode
-from .bots import BotPool
+from .bot_pool import BotPool
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
 from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
 from .errors import (
