@@ -2,7 +2,9 @@
 rules core at the bottom, then the authority, storage and broker, then the transport.
 
 - :mod:`.service` — the authority: create and join games, accept actions (checked with the
-  engine, stored, published), undo, bot turns, takeover; pure of transport.
+  engine, stored, published), undo, bot turns, takeover; pure of transport. Its one-way
+  helpers: :mod:`.presence` (connections, takeover, heartbeats) and :mod:`.analysis_cache`
+  (hints).
 - :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine;
   :mod:`.data` — the plain values (game, seats, actions) it and the storage share.
 - :mod:`.views` — the one function deciding what a seat holder or spectator sees.
