@@ -19,6 +19,9 @@ OVER: Final = "over"
 
 @dataclass(frozen=True, slots=True)
 class SeatData:
+    """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
+    token (``None`` while a human seat is open) and when its player was last seen."""
+
     seat: int
     kind: str
     level: str | None
@@ -29,6 +32,9 @@ class SeatData:
 
 @dataclass(frozen=True, slots=True)
 class ActionData:
+    """An accepted action at ``version``: a ``move`` (in notation) or an ``undo`` (of
+    ``undone`` moves), by ``seat``, chosen by ``actor`` (``player``, ``bot`` or ``takeover``)."""
+
     version: int
     seat: int
     kind: str
@@ -40,6 +46,9 @@ class ActionData:
 
 @dataclass(frozen=True, slots=True)
 class GameData:
+    """A game as stored: its configuration (seed included), status, table settings, seats,
+    and (when loaded whole) every action in version order."""
+
     id: str
     config: dict[str, Any]
     status: str
