@@ -70,7 +70,7 @@ from .errors import (
 )
 from .game import BOT, HUMAN, CorruptGame, LiveGame
 from .presence import Presence
-from .protocol import CreateGame
+from .protocol import CreateGame, SeatSpec
 from .settings import Limits
 from .storage import StorageError, Store, VersionTaken
 from .views import SeatPresence, ViewCache, replay_view, view, view_text
@@ -658,10 +658,8 @@ def _config(spec: CreateGame) -> GameConfig:
     )
 
 
-def _seat_plan(spec: CreateGame) -> tuple[list[Any], list[int]]:
+def _seat_plan(spec: CreateGame) -> tuple[list[SeatSpec], list[int]]:
     """The seats (default: all open for humans) and the ones the creator takes."""
-    from .protocol import SeatSpec
-
     seats = list(spec.seats) if spec.seats is not None else [SeatSpec() for _ in range(spec.players)]
     if len(seats) != spec.players:
         raise BadMessage(f"{spec.players} players need {spec.players} seats, got {len(seats)}")

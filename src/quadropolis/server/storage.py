@@ -26,7 +26,6 @@ survives ``kill -9`` (and a power cut)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -442,8 +441,3 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         actions=tuple(_action(a) for a in actions),
         analysis=bool(row.analysis),
     )
-
-
-def now() -> float:
-    """Wall-clock time stored in the tables (Unix seconds)."""
-    return time.time()
