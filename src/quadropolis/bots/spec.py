@@ -95,8 +95,9 @@ def _search_bot(
     trusted: bool,
     time_caps: bool,
 ) -> MCTSBot:
-    """``mcts`` or a search level, with the spec's options (popped from ``opts``)."""
-    # plain "mcts": 1,000 iterations, one tree, the mode's default horizon, no time cap
+    """``mcts`` or a search level, with the spec's options (popped from ``opts``). What the
+    spec leaves out comes from the level, or for plain ``mcts``: :data:`MCTS_ITERATIONS`
+    iterations, one tree, the mode's default horizon, no time cap."""
     level = SEARCH_LEVELS.get(name)
 
     def budget(key: str, kind: Callable[[str], float], zero_ok: bool = False) -> float | None:
