@@ -359,3 +359,113 @@ def test_the_binding_holds_no_game_logic() -> None:
     assert "quadropolis/tables.hpp" not in includes
     for forbidden in ("tables::", "TILE_", "DESIGNATED", "ELIGIBLE", "PLACE", "TAKE", "do_apply"):
         assert forbidden not in text, f"the binding uses {forbidden}"
+
+
+# --- small rooms: short functions, a pure game layer under the server -----------------------
+
+#: The longest a function may be, in lines from its ``def`` to its last line (docstring
+#: included).
+LONGEST_FUNCTION = 80
+#: First line of a generated module (a table written by a script): exempt from the length
+#: rule, a table being data rather than logic to read. No module of the package is generated
+#: today.
+GENERATED_MARK = "# Generated"
+
+
+def _long_functions(text: str, where: str) -> dict[str, int]:
+    """``where:name`` -> length of every function of the module ``text`` over the limit."""
+    if text.startswith(GENERATED_MARK):
+        return {}
+    found = {}
+    for fn in ast.walk(ast.parse(text)):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (fn.end_lineno or fn.lineno) - fn.lineno + 1
+            if length > LONGEST_FUNCTION:
+                found[f"{where}:{fn.name}"] = length
+    return found
+
+
+def test_no_function_is_longer_than_80_lines() -> None:
+    """Every function of ``src/quadropolis`` fits in 80 lines. Generated tables would be
+    exempt: a module whose first line is :data:`GENERATED_MARK` (none today; the package's
+    tables are built at import by code that keeps to the rule)."""
+    long = {
+        k: v
+        for path in _sources()
+        for k, v in _long_functions(
+            path.read_text(encoding="utf-8"), path.relative_to(PACKAGE).as_posix()
+        ).items()
+    }
+    offenders = [f"{k}: {v} lines" for k, v in sorted(long.items())]
+    assert not offenders, "split these functions:\n" + "\n".join(offenders)
+
+
+def test_the_length_checker_sees_a_long_function() -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(LONGEST_FUNCTION))
+    assert _long_functions(f"def f() -> None:\n{body}", "m.py") == {"m.py:f": LONGEST_FUNCTION + 1}
+    assert _long_functions(f"def f() -> None:\n{body[: body.rindex('    x')]}", "m.py") == {}
+    assert _long_functions(f"{GENERATED_MARK} by a script\ndef f() -> None:\n{body}", "m.py") == {}
+
+
+#: The server's pure game layer: the game in memory and the plain values it is built from.
+PURE_SERVER = [PACKAGE / "server" / "game.py", PACKAGE / "server" / "data.py"]
+#: The persistence layer: the storage module, its migrations, and the database packages.
+PERSISTENCE = ("quadropolis.server.storage", "quadropolis.server.migrations")
+PERSISTENCE_PACKAGES = {"sqlalchemy", "alembic", "psycopg", "redis"}
+
+
+def _module_path(name: str) -> Path | None:
+    rel = Path(*name.split(".")[1:])
+    for path in ((PACKAGE / rel).with_suffix(".py"), PACKAGE / rel / "__init__.py"):
+        if path.exists():
+            return path
+    return None
+
+
+def _imports_reached(start: list[Path]) -> set[str]:
+    """Every module imported at run time by the modules ``start`` and, within the package,
+    by the modules they import, and so on."""
+    reached: set[str] = set()
+    todo, done = list(start), set()
+    while todo:
+        path = todo.pop()
+        if path in done:
+            continue
+        done.add(path)
+        for name in _runtime_imports(path):
+            reached.add(name)
+            inner = _module_path(name) if name.startswith("quadropolis.") else None
+            if inner is not None:
+                todo.append(inner)
+    return reached
+
+
+def _persistence(names: set[str]) -> list[str]:
+    return sorted(n for n in names if n.startswith(PERSISTENCE) or n.split(".")[0] in PERSISTENCE_PACKAGES)
+
+
+def _loaded_after_import(module: str) -> list[str]:
+    """The persistence modules loaded by importing ``module`` in a fresh interpreter."""
+    import subprocess
+
+    code = f"import sys, {module}; print(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return _persistence(set(out.split()))
+
+
+def test_the_pure_server_game_imports_no_persistence() -> None:
+    """``server/game.py`` and ``server/data.py`` reach neither the storage module nor a
+    database package, directly or through what they import; importing the game really
+    loads none."""
+    assert not _persistence(_imports_reached(PURE_SERVER))
+    assert not _loaded_after_import("quadropolis.server.game")
+
+
+def test_the_persistence_checker_sees_the_storage() -> None:
+    """Not vacuous: the service, which stores games, is seen reaching the storage and
+    SQLAlchemy, and importing it loads them."""
+    reached = _persistence(_imports_reached([PACKAGE / "server" / "service.py"]))
+    assert {"quadropolis.server.storage", "sqlalchemy"} <= set(reached)
+    assert {"quadropolis.server.storage", "sqlalchemy"} <= set(
+        _loaded_after_import("quadropolis.server.service")
+    )

@@ -22,7 +22,8 @@ from quadropolis.moves import Move
 from quadropolis.outcome import outcome, projected_score
 from quadropolis.phases import PLACE
 from quadropolis.rules import apply_unchecked, legal_moves, new_game
-from quadropolis.server.storage import GameData, SeatData, Store
+from quadropolis.server.data import GameData, SeatData
+from quadropolis.server.storage import Store
 
 
 @pytest.fixture(scope="module")

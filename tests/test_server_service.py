@@ -17,7 +17,8 @@ import pytest
 from server_helpers import database, find_key, postgres_url
 
 from quadropolis import GameRecord, Move, explain_illegal, legal_moves, replay
-from quadropolis.server.bots import BotPool, new_executor
+from quadropolis.server.bot_pool import BotPool, new_executor
+from quadropolis.server.data import ActionData
 from quadropolis.server.errors import (
     BadMessage,
     Forbidden,
@@ -37,7 +38,7 @@ from quadropolis.server.game import CorruptGame, LiveGame
 from quadropolis.server.protocol import CreateGame, SeatSpec
 from quadropolis.server.service import GameService
 from quadropolis.server.settings import Limits
-from quadropolis.server.storage import ActionData, Store
+from quadropolis.server.storage import Store
 
 T = TypeVar("T")
 

@@ -16,18 +16,9 @@ from alembic.runtime.migration import MigrationContext
 from server_helpers import database
 from sqlalchemy import inspect
 
+from quadropolis.server.data import OVER, PLAYING, WAITING, ActionData, GameData, SeatData
 from quadropolis.server.migrations import current
-from quadropolis.server.storage import (
-    OVER,
-    PLAYING,
-    WAITING,
-    ActionData,
-    Base,
-    GameData,
-    SeatData,
-    Store,
-    VersionTaken,
-)
+from quadropolis.server.storage import Base, Store, VersionTaken
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

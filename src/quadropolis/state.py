@@ -265,7 +265,7 @@ def _need(cond: bool, msg: str) -> None:
         raise InvalidStateError(f"state: {msg}")
 
 
-def _int(data: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
+def _int(data: Any, key: str, lo: int, hi: int) -> int:
     v = data.get(key)
     _need(isinstance(v, int) and not isinstance(v, bool), f"{key!r} must be an integer, got {quote(v)}")
     assert isinstance(v, int)
@@ -280,10 +280,9 @@ def _square(name: Any, what: str) -> int:
     return (int(name[1]) - 1) * 5 + int(name[3]) - 1
 
 
-def _from_json(data: Any) -> GameState:
-    _need(isinstance(data, Mapping), "expected a JSON object")
-    _need(data.get("format") == "quadropolis-state/1", "'format' must be \"quadropolis-state/1\"")
-    known = {
+#: The fields of a ``quadropolis-state/1`` object.
+_FIELDS: Final = frozenset(
+    {
         "format",
         "config",
         "round",
@@ -300,14 +299,45 @@ def _from_json(data: Any) -> GameState:
         "architects",
         "players",
     }
-    unknown = set(data) - known
+)
+
+
+def _from_json(data: Any) -> GameState:
+    """Reads one field group per function, in the order of their checks (the first failing
+    check names the problem, so the order is part of the messages), then checks across the
+    groups: the tiles held (:func:`_check_tiles`) and the mayor (:func:`_check_mayor`)."""
+    s = GameState.__new__(GameState)
+    s.config = _read_header(data)
+    actions_done = _read_progress(s, data)
+    ids, round_ids = _read_site(s, data)
+    used_slots = _read_slots(s, data, actions_done, ids)
+    reach = _check_emptied(s, used_slots, ids)
+    _read_urbanist(s, data, actions_done, reach)
+    if s.round == ROUNDS[s.config.mode]:
+        _need(s.mayor == s.starter, "the last round has no mayor tile: the mayor cannot have moved (R10)")
+    _read_architects(s, data, actions_done)
+    _read_pending(s, data, round_ids, ids, used_slots)
+    _read_players(s, data, actions_done)
+    _check_tiles(s)
+    _check_mayor(s)
+    return s
+
+
+def _read_header(data: Any) -> GameConfig:
+    """The object's format, its fields and its configuration."""
+    _need(isinstance(data, Mapping), "expected a JSON object")
+    _need(data.get("format") == "quadropolis-state/1", "'format' must be \"quadropolis-state/1\"")
+    unknown = set(data) - _FIELDS
     _need(not unknown, f"unknown field(s) {quote_keys(unknown)}")
-    config = GameConfig.from_json(data.get("config"))
-    geo = GEOMETRY[config.mode]
+    return GameConfig.from_json(data.get("config"))
+
+
+def _read_progress(s: GameState, data: Any) -> int:
+    """Phase, round, turn, position, starter and mayor; returns how many actions (takes) of
+    the round are done."""
+    config = s.config
     n = config.players
     rounds = ROUNDS[config.mode]
-    s = GameState.__new__(GameState)
-    s.config = config
     _need(data.get("phase") in PHASE_NAMES, "'phase' must be one of take, place, over")
     s.phase = PHASE_NAMES.index(data["phase"])
     s.round = _int(data, "round", 1, rounds)
@@ -322,9 +352,14 @@ def _from_json(data: Any) -> GameState:
             (s.round, s.turn, s.position) == (rounds, TURNS_PER_ROUND, n - 1),
             "a finished game must stand at the last action of the last round",
         )
-    actions_done = (s.turn - 1) * n + s.position + (1 if s.phase != TAKE else 0)
+    return (s.turn - 1) * n + s.position + (1 if s.phase != TAKE else 0)
 
-    # construction site
+
+def _read_site(s: GameState, data: Any) -> tuple[list[int], set[int]]:
+    """The construction site and its face-down tiles (R4); returns the ids on the site and
+    the ids of the round's tiles."""
+    config = s.config
+    n = config.players
     site = data.get("site")
     _need(isinstance(site, list) and len(site) == SQUARES, "'site' must list 25 squares")
     s.site = []
@@ -359,6 +394,12 @@ def _from_json(data: Any) -> GameState:
                 f"site {square_name(q)}: tile {t} must be face "
                 f"{'down' if hidden else 'up'} with {n} players (R4)",
             )
+    return ids, round_ids
+
+
+def _read_slots(s: GameState, data: Any, actions_done: int, ids: list[int]) -> list[int]:
+    """The slots holding an architect (one per action done; no more tiles gone from the site
+    than designated); returns their indexes in the listed order."""
     slots = data.get("slots_used")
     _need(isinstance(slots, list), "'slots_used' must be a list of slot names")
     s.slots_used = 0
@@ -373,20 +414,32 @@ def _from_json(data: Any) -> GameState:
     )
     taken = 25 - len(ids)
     _need(taken <= actions_done, f"{taken} tiles left the site but only {actions_done} were designated")
-    used_slots = [SLOT_INDEX[name] for name in slots]
-    # Squares some architect in a used slot can have designated (R1): only these can have
-    # been emptied this round or received the urbanist.
-    reach = {DESIGNATED[sl][a] for sl in used_slots for a in range(1, geo.architects + 1)}
-    for q, t in enumerate(s.site):
+    return [SLOT_INDEX[name] for name in slots]
+
+
+def _check_emptied(s: GameState, used_slots: list[int], ids: list[int]) -> set[int]:
+    """Only squares an architect in a used slot can have designated (R1) can have been
+    emptied this round, and never of a face-down tile (R4); returns those squares (the only
+    ones the urbanist can stand on)."""
+    n = s.config.players
+    architects = GEOMETRY[s.config.mode].architects
+    reach = {DESIGNATED[sl][a] for sl in used_slots for a in range(1, architects + 1)}
+    for q, tid in enumerate(s.site):
         _need(
-            t >= 0 or q in reach,
+            tid >= 0 or q in reach,
             f"site {square_name(q)} is empty but no architect in a used slot can have designated it",
         )
-    for t in round_tiles(config.mode, s.round):
+    for t in round_tiles(s.config.mode, s.round):
         _need(
             t.min_players <= n or t.id in ids,
             f"tile {t.id} is face down with {n} players (R4) and cannot have left the site",
         )
+    return reach
+
+
+def _read_urbanist(s: GameState, data: Any, actions_done: int, reach: set[int]) -> None:
+    """The urbanist: off the board before the round's first action (the mayor then still
+    with the starter, R10), else on a square some used slot designates."""
     urb = data.get("urbanist")
     if actions_done == 0:
         _need(urb is None, "the urbanist is off the board before the round's first action")
@@ -395,12 +448,14 @@ def _from_json(data: Any) -> GameState:
     else:
         s.urbanist = _square(urb, "urbanist")
         _need(s.urbanist in reach, "the urbanist stands on a square no used slot designates")
-    if s.round == rounds:
-        _need(s.mayor == s.starter, "the last round has no mayor tile: the mayor cannot have moved (R10)")
 
-    # architects
+
+def _read_architects(s: GameState, data: Any, actions_done: int) -> None:
+    """Classic: each player's architects used this round, one per action; Expert: the
+    shared pool, short of one architect per action done."""
+    n = s.config.players
     arch = data.get("architects")
-    if config.mode is Mode.CLASSIC:
+    if s.config.mode is Mode.CLASSIC:
         _need(
             isinstance(arch, list) and len(arch) == n, "'architects' must list each player's used architects"
         )
@@ -436,38 +491,51 @@ def _from_json(data: Any) -> GameState:
             f"the pool must hold {5 * n - actions_done} architects at this point",
         )
 
+
+def _read_pending(
+    s: GameState, data: Any, round_ids: set[int], ids: list[int], used_slots: list[int]
+) -> None:
+    """The building in hand (place phase only): a face-up tile of the round taken from the
+    urbanist's square by an architect its player has used."""
+    n = s.config.players
+    architects = GEOMETRY[s.config.mode].architects
     pend = data.get("pending")
-    if s.phase == PLACE:
-        _need(isinstance(pend, Mapping), "'pending' must name the taken tile in the place phase")
-        tid = pend.get("tile")
-        _need(set(pend) == {"tile", "architect"}, "'pending' holds exactly 'tile' and 'architect'")
-        tid = pend.get("tile")
-        _need(
-            isinstance(tid, int) and not isinstance(tid, bool) and tid in round_ids and tid not in ids,
-            "'pending.tile' must be a tile of this round no longer on the site",
-        )
-        _need(TILES[tid].min_players <= n, f"'pending.tile' {tid} is face down with {n} players (R4)")
-        a = pend.get("architect")
-        _need(
-            isinstance(a, int) and not isinstance(a, bool) and 1 <= a <= geo.architects,
-            f"'pending.architect' must be 1-{geo.architects}",
-        )
-        player = (s.starter + s.position) % n
-        if config.mode is Mode.CLASSIC:
-            _need(s.architects[player] >> a & 1 == 1, f"player {player} has not used architect #{a}")
-        else:
-            _need(s.architects[a] < n, f"no architect #{a} has left the pool")
-        _need(
-            s.urbanist >= 0
-            and s.site[s.urbanist] < 0
-            and any(DESIGNATED[sl][a] == s.urbanist for sl in used_slots),
-            f"the taken tile must come from the urbanist's square, designated by architect #{a}",
-        )
-        s.pending_tile, s.pending_architect = tid, a
-    else:
+    if s.phase != PLACE:
         _need(pend is None, "'pending' must be null outside the place phase")
         s.pending_tile, s.pending_architect = -1, 0
+        return
+    _need(isinstance(pend, Mapping), "'pending' must name the taken tile in the place phase")
+    _need(set(pend) == {"tile", "architect"}, "'pending' holds exactly 'tile' and 'architect'")
+    tid = pend.get("tile")
+    _need(
+        isinstance(tid, int) and not isinstance(tid, bool) and tid in round_ids and tid not in ids,
+        "'pending.tile' must be a tile of this round no longer on the site",
+    )
+    _need(TILES[tid].min_players <= n, f"'pending.tile' {tid} is face down with {n} players (R4)")
+    a = pend.get("architect")
+    _need(
+        isinstance(a, int) and not isinstance(a, bool) and 1 <= a <= architects,
+        f"'pending.architect' must be 1-{architects}",
+    )
+    player = (s.starter + s.position) % n
+    if s.config.mode is Mode.CLASSIC:
+        _need(s.architects[player] >> a & 1 == 1, f"player {player} has not used architect #{a}")
+    else:
+        _need(s.architects[a] < n, f"no architect #{a} has left the pool")
+    _need(
+        s.urbanist >= 0
+        and s.site[s.urbanist] < 0
+        and any(DESIGNATED[sl][a] == s.urbanist for sl in used_slots),
+        f"the taken tile must come from the urbanist's square, designated by architect #{a}",
+    )
+    s.pending_tile, s.pending_architect = tid, a
 
+
+def _read_players(s: GameState, data: Any, actions_done: int) -> None:
+    """Each player's city (read by :meth:`City.from_json`), no more tiles than the player has
+    taken, and supplies their buildings can have given."""
+    config = s.config
+    n = config.players
     players = data.get("players")
     _need(isinstance(players, list) and len(players) == n, f"'players' must list {n} players")
     s.cities, s.inhabitants, s.energy = [], [], []
@@ -500,9 +568,6 @@ def _from_json(data: Any) -> GameState:
         s.cities.append(list(city.buildings))
         s.inhabitants.append(city.inhabitants)
         s.energy.append(city.energy)
-    _check_tiles(s)
-    _check_mayor(s)
-    return s
 
 
 #: What a city shows of a tile: its type, printed VP and park variant (a stack shows only

@@ -132,32 +132,13 @@ def search(
     ``bias * prior / (MARGIN_SCALE * (visits + 1))`` to their selection value: a move the
     prior finds worse needs evidence to be tried often, and the bias fades as it gets it."""
     rng = random.Random(seed)
-    if horizon is None:
-        horizon = DEFAULT_HORIZON[root_state.config.mode]
     players = root_state.config.players
-    # A rollout ends at the horizon, or earlier at the end of the game.
-    rollout_steps = horizon * players if horizon > 0 else 1 << 30
+    rollout_steps = _rollout_steps(root_state, horizon)
     root = Node(root_state.current_player, players)
     root_round = root_state.round
-    bias_of = (
-        {m: bias * v / MARGIN_SCALE for m, v in root_prior.items()}
-        if root_prior is not None and bias > 0
-        else None
-    )
+    bias_of = None if root_prior is None or bias <= 0 else _bias_table(root_prior, bias)
     done = 0
-    clock = time.perf_counter
-    while True:
-        if iterations is not None:
-            if done >= iterations:
-                break
-            # Early stop (deterministic: counts only): the most visited root child cannot be
-            # overtaken by the iterations left.
-            if done & 63 == 0 and len(root.children) > 1 and done >= iterations // 4:
-                first, second = sorted((ch.n for _, ch in root.children), reverse=True)[:2]
-                if first - second > iterations - done:
-                    break
-        if deadline is not None and done and clock() >= deadline:
-            break
+    while not _stop(root, done, iterations, deadline):
         done += 1
         s = determinize(root_state, rng)
         node = root
@@ -205,6 +186,35 @@ def search(
             for i in range(players):
                 w[i] += r[i]
     return {str(m): ch.n for m, ch in root.children}
+
+
+def _rollout_steps(state: GameState, horizon: int | None) -> int:
+    """Rollout actions after the tree: ``horizon`` per player (``None``: the mode's
+    :data:`DEFAULT_HORIZON`); a rollout ends at the horizon, or earlier at the end of the game
+    (0: only there)."""
+    if horizon is None:
+        horizon = DEFAULT_HORIZON[state.config.mode]
+    return horizon * state.config.players if horizon > 0 else 1 << 30
+
+
+def _bias_table(root_prior: dict[Move, float], bias: float) -> dict[Move, float]:
+    """The progressive bias of each root move at its first visit (see :func:`search`)."""
+    return {m: bias * v / MARGIN_SCALE for m, v in root_prior.items()}
+
+
+def _stop(root: Node, done: int, iterations: int | None, deadline: float | None) -> bool:
+    """Whether the search ends after ``done`` iterations: the budget is spent, or the most
+    visited root child cannot be overtaken by the iterations left (checked every 64
+    iterations from a quarter of the budget on; counts only, so deterministic), or the
+    deadline has passed (after one iteration at least)."""
+    if iterations is not None:
+        if done >= iterations:
+            return True
+        if done & 63 == 0 and len(root.children) > 1 and done >= iterations // 4:
+            first, second = sorted((ch.n for _, ch in root.children), reverse=True)[:2]
+            if first - second > iterations - done:
+                return True
+    return deadline is not None and done > 0 and time.perf_counter() >= deadline
 
 
 def _record_root(

@@ -41,14 +41,35 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``quadropolis`` parser: this module's commands, then those the applications
+    register."""
     p = _Parser(
         prog="quadropolis",
         description="Quadropolis rules engine: score cities, simulate and replay games.",
         epilog=RULES_EPILOG,
     )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    _add_score(sub)
+    _add_simulate(sub)
+    _add_replay(sub)
+    _add_bench(sub)
+    # Further commands register themselves below (one line each).
+    add_play_command(sub)
+    add_arena_command(sub)
+    add_serve_command(sub)
+    return p
 
-    s = sub.add_parser(
+
+def _command(
+    sub: argparse._SubParsersAction[_Parser], name: str, help: str, description: str
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, its ``--help`` ending with the rules epilog."""
+    return sub.add_parser(name, help=help, description=description, epilog=RULES_EPILOG)
+
+
+def _add_score(sub: argparse._SubParsersAction[_Parser]) -> None:
+    s = _command(
+        sub,
         "score",
         help="score cities optimally (R12)",
         description=(
@@ -57,14 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
             "city's result is written as soon as its line is read. The drawing of a city is followed "
             "by a legend of the tile codes."
         ),
-        epilog=RULES_EPILOG,
     )
     s.add_argument("file", metavar="FILE")
     s.add_argument("--json", action="store_true", help="one JSON object per city, per line")
     add_variant_options(s, urbanist=False)
     s.set_defaults(func=cmd_score)
 
-    m = sub.add_parser(
+
+def _add_simulate(sub: argparse._SubParsersAction[_Parser]) -> None:
+    m = _command(
+        sub,
         "simulate",
         help="play seeded games with uniformly random legal moves",
         description=(
@@ -72,7 +95,6 @@ def build_parser() -> argparse.ArgumentParser:
             "for the choice of moves, so every game can be reproduced alone. Seats are shown as "
             "Player 1, Player 2...; the JSON output keeps the record format's 0-based seat indexes."
         ),
-        epilog=RULES_EPILOG,
     )
     _game_options(m)
     m.add_argument(
@@ -86,7 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     m.set_defaults(func=cmd_simulate)
 
-    r = sub.add_parser(
+
+def _add_replay(sub: argparse._SubParsersAction[_Parser]) -> None:
+    r = _command(
+        sub,
         "replay",
         help="validate and replay a game record",
         description=(
@@ -96,7 +121,6 @@ def build_parser() -> argparse.ArgumentParser:
             "by 'simulate --records'): choose one with --game N. Seats are named as in the record "
             "('human:NAME' shows NAME, a bot spec 'Bot SPEC'), else Player 1, Player 2..."
         ),
-        epilog=RULES_EPILOG,
     )
     r.add_argument("file", metavar="FILE")
     r.add_argument(
@@ -108,7 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print the outcome as JSON")
     r.set_defaults(func=cmd_replay)
 
-    b = sub.add_parser(
+
+def _add_bench(sub: argparse._SubParsersAction[_Parser]) -> None:
+    b = _command(
+        sub,
         "bench",
         help="performance benchmark",
         description=(
@@ -118,7 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
             "median of --repeat runs, on one core. --quick is a smoke run of a few seconds with tiny "
             "workloads (its figures are not comparable with a full run's)."
         ),
-        epilog=RULES_EPILOG,
     )
     b.add_argument(
         "sections",
@@ -135,11 +161,6 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="tiny workloads, one run each: a smoke test")
     b.add_argument("--json", action="store_true", help="print figures as one JSON object")
     b.set_defaults(func=cmd_bench)
-    # Further commands register themselves below (one line each).
-    add_play_command(sub)
-    add_arena_command(sub)
-    add_serve_command(sub)
-    return p
 
 
 def _game_options(p: argparse.ArgumentParser) -> None:

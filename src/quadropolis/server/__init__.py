@@ -2,13 +2,16 @@
 rules core at the bottom, then the authority, storage and broker, then the transport.
 
 - :mod:`.service` — the authority: create and join games, accept actions (checked with the
-  engine, stored, published), undo, bot turns, takeover; pure of transport.
-- :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine.
+  engine, stored, published), undo, bot turns, takeover; pure of transport. Its one-way
+  helpers: :mod:`.presence` (connections, takeover, heartbeats) and :mod:`.analysis_cache`
+  (hints).
+- :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine;
+  :mod:`.data` — the plain values (game, seats, actions) it and the storage share.
 - :mod:`.views` — the one function deciding what a seat holder or spectator sees.
 - :mod:`.storage` — SQLAlchemy models and repository; :mod:`.writer` — group commit of
   actions; :mod:`.migrations` — Alembic.
 - :mod:`.broker` — "game changed" notices: in-process, or Redis pub/sub across processes.
-- :mod:`.bots` — bot decisions in worker processes; :mod:`.protocol` — typed messages;
+- :mod:`.bot_pool` — bot decisions in worker processes; :mod:`.protocol` — typed messages;
   :mod:`.errors` — the error codes; :mod:`.settings` — settings and limits.
 - :mod:`.hub` (websocket connections) and :mod:`.app` (FastAPI: HTTP API, websocket
   endpoint, static files) — the transport; :mod:`.command` — ``quadropolis serve``.

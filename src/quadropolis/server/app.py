@@ -45,8 +45,9 @@ from .. import __version__
 from ..bots import LEVELS
 from ..state import TILE_BUILDING
 from ..tiles import TILES
-from .bots import BotPool
+from .bot_pool import BotPool
 from .broker import make_broker
+from .data import OVER, PLAYING, WAITING, GameSummary
 from .errors import BadMessage, Forbidden, InternalError, ServerError, TooLarge
 from .hub import Hub
 from .protocol import (
@@ -67,7 +68,7 @@ from .protocol import (
 )
 from .service import GameService
 from .settings import Settings
-from .storage import OVER, PLAYING, WAITING, GameSummary, Store
+from .storage import Store
 
 log = logging.getLogger("quadropolis.server")
 

@@ -25,8 +25,8 @@ from ..record import GameRecord, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
 from ..state import GameState
 from ..undo import check_undo
+from .data import OVER, PLAYING, ActionData, GameData, SeatData
 from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
-from .storage import OVER, PLAYING, ActionData, GameData, SeatData
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
@@ -51,13 +51,13 @@ class Step:
 
 @dataclass(slots=True)
 class LiveGame:
-    """The authoritative game. Mutated only by the service, under :attr:`lock`."""
+    """The authoritative game. Mutated only by the service, under :attr:`lock`. Of the table's
+    settings it keeps those play needs (takeover, analysis); the lobby's (``public``, the
+    creator's address) are read from the storage."""
 
     id: str
     config: GameConfig
     status: str
-    public: bool
-    creator: str
     takeover_after: float | None
     takeover_level: str
     created_at: float
@@ -89,8 +89,6 @@ class LiveGame:
             id=data.id,
             config=GameConfig.from_json(data.config),
             status=data.status,
-            public=data.public,
-            creator=data.creator,
             takeover_after=data.takeover_after,
             takeover_level=data.takeover_level,
             created_at=data.created_at,
@@ -117,8 +115,6 @@ class LiveGame:
             id="",
             config=record.config,
             status=PLAYING,
-            public=False,
-            creator="",
             takeover_after=None,
             takeover_level="easy",
             created_at=0.0,

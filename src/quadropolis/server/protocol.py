@@ -11,7 +11,7 @@ with an example; a test decodes each example there."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
@@ -77,14 +77,16 @@ class PingMessage(Message):
 
 Inbound = Auth | MoveMessage | UndoMessage | SyncMessage | PingMessage
 
+
+def _by_type(union: Any) -> dict[str, type[Message]]:
+    """The models of a union of messages, by the value of their ``type`` literal (in the
+    union's order): the union is the one list of a direction's messages."""
+    models: tuple[type[Message], ...] = get_args(union)
+    return {get_args(m.model_fields["type"].annotation)[0]: m for m in models}
+
+
 #: The decoder table: the model of each inbound ``type``.
-INBOUND: Final[dict[str, type[Message]]] = {
-    "auth": Auth,
-    "move": MoveMessage,
-    "undo": UndoMessage,
-    "sync": SyncMessage,
-    "ping": PingMessage,
-}
+INBOUND: Final = _by_type(Inbound)
 
 
 def decode(data: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Message:
@@ -177,13 +179,7 @@ class Pong(Message):
 Outbound = Welcome | StatePush | Accepted | ErrorReply | Pong
 
 #: Every outbound message model, by ``type``.
-OUTBOUND: Final[dict[str, type[Message]]] = {
-    "welcome": Welcome,
-    "state": StatePush,
-    "accepted": Accepted,
-    "error": ErrorReply,
-    "pong": Pong,
-}
+OUTBOUND: Final = _by_type(Outbound)
 
 
 # --- HTTP bodies --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ the loser gets ``stale`` and catches up from the database. So an acknowledged ac
 disk, and no action is ever applied twice.
 
 **Bots** (bot seats, and human seats under takeover) are played by one task per game: the
-decision is computed in a worker process (:class:`~quadropolis.server.bots.BotPool`) from the
+decision is computed in a worker process (:class:`~quadropolis.server.bot_pool.BotPool`) from the
 observation with the seed hidden, then committed like a player's move at the version it was
 computed for (if anything changed meanwhile — the player came back, someone else acted — it is
 dropped and the next decision starts).
@@ -25,15 +25,16 @@ history with the engine and resumes the bots whose turn it is. Other games load 
 
 **Takeover**: when a game allows it, a human seat whose player has had no connection for
 ``takeover_after`` seconds is played by a bot of ``takeover_level`` until the player connects
-again. Presence is known locally from connections and, across processes, from ``last_seen``
-heartbeats in the database (every ``min(2 s, takeover_after / 3)`` while connected)."""
+again (who is present, and when a bot takes over: :mod:`~quadropolis.server.presence`).
+
+**Analyses** (hints) are computed and cached by :mod:`~quadropolis.server.analysis_cache`; the
+service decides who may ask for which position."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import re
 import secrets
@@ -45,17 +46,17 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, TypeVar
 
-from ..bots import analysis_seed
 from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import outcome
 from ..record import GameRecord, replay, result_json
 from ..rules import apply_unchecked, explain_illegal, new_game
-from ..state import GameState
 from ..tiles import Mode
-from .bots import BotPool
+from .analysis_cache import AnalysisCache, game_key, record_key
+from .bot_pool import BotPool
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
+from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
 from .errors import (
     BadMessage,
     BadRecord,
@@ -63,26 +64,15 @@ from .errors import (
     LimitReached,
     NotFound,
     NotOver,
-    RateLimited,
     SeatTaken,
     Stale,
     Unavailable,
 )
 from .game import BOT, HUMAN, CorruptGame, LiveGame
-from .protocol import CreateGame
+from .presence import Presence
+from .protocol import CreateGame, SeatSpec
 from .settings import Limits
-from .storage import (
-    OVER,
-    PLAYING,
-    WAITING,
-    ActionData,
-    GameData,
-    GameSummary,
-    SeatData,
-    StorageError,
-    Store,
-    VersionTaken,
-)
+from .storage import StorageError, Store, VersionTaken
 from .views import SeatPresence, ViewCache, replay_view, view, view_text
 from .writer import Writer
 
@@ -92,14 +82,8 @@ T = TypeVar("T")
 Listener = Callable[[str], None]
 
 _GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
-#: Longest heartbeat period while a player of a takeover game is connected.
-HEARTBEAT_SECONDS: Final = 2.0
 #: A running game unchanged this long is checked for a bot turn to start by every process.
 STALL_SECONDS: Final = 1.0
-#: How many analyses (per game and position, or per record position) are kept.
-ANALYSIS_CACHE: Final = 512
-#: Candidates an analysis lists.
-ANALYSIS_TOP: Final = 5
 
 
 def hash_token(token: str) -> bytes:
@@ -148,22 +132,16 @@ class GameService:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._views: dict[str, ViewCache] = {}
         self._listeners: list[Listener] = []
-        self._local: Counter[tuple[str, int]] = Counter()
+        self._presence = Presence(clock)
         #: Open connections (players and spectators) per game, to know when to evict it.
         self._watchers: Counter[str] = Counter()
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self._touched: dict[str, float] = {}
         #: When each game last changed (monotonic clock), to spot stalled bot turns.
         self._changed: dict[str, float] = {}
-        self._shown_presence: dict[str, tuple[SeatPresence, ...]] = {}
         self._create_locks: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
-        #: Analyses done, by (game id or "record", with a digest of the moves; moves in
-        #: effect); oldest first.
-        self._analyses: dict[tuple[str, int], dict[str, Any]] = {}
-        #: Client addresses with an analysis under way (one at a time each).
-        self._analysing: set[str] = set()
+        self._analyses = AnalysisCache()
 
     # --- life cycle --------------------------------------------------------------------
 
@@ -422,31 +400,8 @@ class GameService:
         return view_text(game, frozenset(you), self.presence(game), cache)
 
     def presence(self, game: LiveGame) -> tuple[SeatPresence, ...]:
-        now = self.clock()
-        return tuple(
-            SeatPresence(self._present(game, s, now), self._taken_over(game, s.seat, now)) for s in game.seats
-        )
-
-    def _present(self, game: LiveGame, seat: SeatData, now: float) -> bool:
-        if seat.kind != HUMAN or seat.token_hash is None:
-            return False
-        if self._local[(game.id, seat.seat)] > 0:
-            return True
-        # Connected to another process: its heartbeats keep last_seen recent.
-        return (
-            game.takeover_after is not None
-            and seat.last_seen is not None
-            and now - seat.last_seen < 2.5 * _heartbeat(game)
-        )
-
-    def _taken_over(self, game: LiveGame, seat: int, now: float) -> bool:
-        info = game.seats[seat]
-        if game.takeover_after is None or info.kind != HUMAN or game.status != PLAYING:
-            return False
-        if self._local[(game.id, seat)] > 0:
-            return False
-        last = info.last_seen if info.last_seen is not None else game.created_at
-        return now - last >= game.takeover_after
+        """Each seat's presence and takeover now (:meth:`.presence.Presence.of`)."""
+        return self._presence.of(game)
 
     def opened(self, game_id: str) -> None:
         """A client (player or spectator) connected to ``game_id`` in this process."""
@@ -466,8 +421,9 @@ class GameService:
         if game is None or not game.is_over or self._watchers[game_id] or game_id in self._bot_tasks:
             return
         del self._games[game_id]
-        for table in (self._views, self._changed, self._touched, self._shown_presence):
+        for table in (self._views, self._changed):
             table.pop(game_id, None)
+        self._presence.forget(game_id)
 
     async def connected(self, game_id: str, seats: Iterable[int]) -> None:
         """A client holding ``seats`` connected to this process."""
@@ -482,15 +438,10 @@ class GameService:
             return
         game = await self.game(game_id)
         now = self.clock()
-        for seat in seats:
-            self._local[(game_id, seat)] += delta
-            if self._local[(game_id, seat)] <= 0:
-                del self._local[(game_id, seat)]
-            game.seen(seat, now)
-        game.presence += 1
+        self._presence.change(game, seats, delta, now)
         with contextlib.suppress(Unavailable):  # presence is advisory; the next heartbeat retries
             await self._run(self.store.touch, game_id, seats, now)
-        self._touched[game_id] = now
+        self._presence.touched(game_id, now)
         self._notify(game_id)
 
     # --- bots --------------------------------------------------------------------------
@@ -503,7 +454,7 @@ class GameService:
         info = game.seats[seat]
         if info.kind == BOT and info.level is not None:
             return info.level, "bot"
-        if self._taken_over(game, seat, self.clock()):
+        if self._presence.taken_over(game, seat, self.clock()):
             return game.takeover_level, "takeover"
         return None
 
@@ -567,10 +518,10 @@ class GameService:
         now = self.clock()
         watched = [g for g in self._games.values() if g.status == PLAYING and g.takeover_after is not None]
         for game in watched:
-            here = [s.seat for s in game.seats if self._local[(game.id, s.seat)] > 0]
-            if here and now - self._touched.get(game.id, 0.0) >= _heartbeat(game):
+            here = self._presence.heartbeat_due(game, now)
+            if here:
                 await self._run(self.store.touch, game.id, here, now)
-                self._touched[game.id] = now
+                self._presence.touched(game.id, now)
         if watched:
             for game_id, seat in await self._run(self.store.takeover_candidates):
                 held = self._games.get(game_id)
@@ -579,9 +530,7 @@ class GameService:
                     if known is None or seat.last_seen > known:
                         held.seen(seat.seat, seat.last_seen)
         for game in watched:
-            shown = self.presence(game)
-            if self._shown_presence.get(game.id) != shown:
-                self._shown_presence[game.id] = shown
+            if self._presence.shown_changed(game):
                 self._notify(game.id)
         # A bot turn is started by the process that made the move before it; others step in
         # only when a game has stalled (that process died, or takeover time has come).
@@ -638,41 +587,14 @@ class GameService:
         n = len(moves) if at is None else at
         _check_at(n, len(moves))
         record = GameRecord(game.config, tuple(moves[:n]))
-        # Keyed by the moves too: after an undo the same number of moves is another position.
-        key = (game_id + "/" + _digest(" ".join(moves[:n])), n)
-        return await self._analyse(game_id, key, record, client)
+        return await self._analyses.analyse(self.bots, game_id, game_key(game_id, moves, n), record, client)
 
     async def analysis_of_record(self, record: Any, at: int, client: str) -> dict[str, Any]:
         """The ``analysis`` reply for the position of ``record`` after ``at`` moves."""
         checked = await asyncio.to_thread(_checked_record, record)
         _check_at(at, len(checked.moves))
         prefix = GameRecord(checked.config, checked.moves[:at])
-        key = ("record:" + _digest(json.dumps(prefix.to_json(), sort_keys=True)), at)
-        return await self._analyse(None, key, prefix, client)
-
-    async def _analyse(
-        self, game_id: str | None, key: tuple[str, int], record: GameRecord, client: str
-    ) -> dict[str, Any]:
-        at = len(record.moves)
-        done = self._analyses.get(key)
-        if done is None:
-            if self.bots is None:
-                raise Unavailable("this server runs no bot workers: analysis is off")
-            if client in self._analysing:
-                raise RateLimited("one analysis at a time per client: wait for the one under way")
-            self._analysing.add(client)
-            try:
-                state = await asyncio.to_thread(_position, record)
-                if state.is_over:
-                    raise BadMessage(f"at: the game is over after {at} moves: there is no move to analyse")
-                seed = analysis_seed(at, game_id or "record")
-                done = await self.bots.analyse(state, seed, ANALYSIS_TOP)
-            finally:
-                self._analysing.discard(client)
-            self._analyses[key] = done
-            while len(self._analyses) > ANALYSIS_CACHE:
-                del self._analyses[next(iter(self._analyses))]
-        return {"type": "analysis", "game": game_id, "at": at, **done}
+        return await self._analyses.analyse(self.bots, None, record_key(prefix, at), prefix, client)
 
 
 def _checked_record(data: Any) -> GameRecord:
@@ -686,21 +608,9 @@ def _checked_record(data: Any) -> GameRecord:
     return record
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def _check_at(at: int, moves: int) -> None:
     if not 0 <= at <= moves:
         raise BadMessage(f"at: {at} is not a position of the game: from 0 to {moves} moves")
-
-
-def _position(record: GameRecord) -> GameState:
-    """The state after every move of ``record`` (legal: checked already)."""
-    state = new_game(record.config)
-    for text in record.moves:
-        apply_unchecked(state, Move.parse(text))
-    return state
 
 
 def _replay(record: GameRecord, at: int) -> tuple[dict[str, Any], list[dict[str, int]]]:
@@ -726,10 +636,6 @@ def _analysis_allowed(spec: CreateGame, rows: tuple[SeatData, ...]) -> bool:
     return creator + others <= 1
 
 
-def _heartbeat(game: LiveGame) -> float:
-    return min(HEARTBEAT_SECONDS, (game.takeover_after or HEARTBEAT_SECONDS * 3) / 3)
-
-
 def _result_if_final(game: LiveGame, action: ActionData) -> dict[str, Any] | None:
     """The result to store with ``action`` if that move ends the game."""
     if action.kind != "move" or action.move is None:
@@ -752,10 +658,8 @@ def _config(spec: CreateGame) -> GameConfig:
     )
 
 
-def _seat_plan(spec: CreateGame) -> tuple[list[Any], list[int]]:
+def _seat_plan(spec: CreateGame) -> tuple[list[SeatSpec], list[int]]:
     """The seats (default: all open for humans) and the ones the creator takes."""
-    from .protocol import SeatSpec
-
     seats = list(spec.seats) if spec.seats is not None else [SeatSpec() for _ in range(spec.players)]
     if len(seats) != spec.players:
         raise BadMessage(f"{spec.players} players need {spec.players} seats, got {len(seats)}")

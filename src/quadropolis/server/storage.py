@@ -1,4 +1,5 @@
 """Storage: the database schema (SQLAlchemy models) and the repository the game service uses.
+It hands out and takes in the plain values of :mod:`.data`, never a row or a session.
 
 Three tables:
 
@@ -25,9 +26,7 @@ survives ``kill -9`` (and a power cut)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -52,6 +51,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from ..errors import QuadropolisError
+from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
 
 #: Constraint names fixed by convention, so migrations name them the same on every backend.
 NAMING: Final = {
@@ -61,10 +61,6 @@ NAMING: Final = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
-
-WAITING: Final = "waiting"
-PLAYING: Final = "playing"
-OVER: Final = "over"
 
 
 class Base(DeclarativeBase):
@@ -123,60 +119,6 @@ class ActionRow(Base):
     #: Who chose it: ``player``, ``bot`` (a bot seat) or ``takeover`` (a bot for an absent player).
     actor: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[float] = mapped_column(Float)
-
-
-# --- plain values handed to the service (detached from any session) -----------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatData:
-    seat: int
-    kind: str
-    level: str | None
-    name: str
-    token_hash: bytes | None
-    last_seen: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class ActionData:
-    version: int
-    seat: int
-    kind: str
-    move: str | None
-    undone: int | None
-    actor: str
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class GameData:
-    id: str
-    config: dict[str, Any]
-    status: str
-    public: bool
-    creator: str
-    takeover_after: float | None
-    takeover_level: str
-    created_at: float
-    finished_at: float | None
-    result: dict[str, Any] | None
-    seats: tuple[SeatData, ...]
-    actions: tuple[ActionData, ...] = ()
-    analysis: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """A lobby or replay-list entry (no seed, no tokens)."""
-
-    id: str
-    config: dict[str, Any]
-    status: str
-    created_at: float
-    finished_at: float | None
-    result: dict[str, Any] | None
-    seats: tuple[SeatData, ...]
 
 
 class VersionTaken(QuadropolisError):
@@ -499,8 +441,3 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         actions=tuple(_action(a) for a in actions),
         analysis=bool(row.analysis),
     )
-
-
-def now() -> float:
-    """Wall-clock time stored in the tables (Unix seconds)."""
-    return time.time()

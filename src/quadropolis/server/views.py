@@ -30,8 +30,8 @@ from ..record import GameRecord, result_json
 from ..rules import legal_moves
 from ..scoring import CityScore
 from ..undo import check_undo
+from .data import PLAYING
 from .game import LiveGame
-from .storage import PLAYING
 
 #: How many of the latest logged actions a view describes.
 LAST_ACTIONS: Final = 12

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..errors import QuadropolisError
-from .storage import ActionData
+from .data import ActionData
 
 Batch = Sequence[tuple[str, ActionData, dict[str, Any] | None]]
 #: Runs ``Store.append_batch`` off the event loop (in the database thread).

@@ -1,0 +1,77 @@
+"""The server's plain values: a game, its seats and its actions as the storage hands them to
+the service and the service to :mod:`.game` — detached from any database session, with the
+status names they carry.
+
+Pure: standard library only. :mod:`.storage` maps these to and from its SQLAlchemy rows;
+:mod:`.game` (the game in memory, also pure) builds on them without importing the
+persistence layer (``tests/test_layout.py`` checks it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+#: A game's status: waiting for players, being played, finished.
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+OVER: Final = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatData:
+    """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
+    token (``None`` while a human seat is open) and when its player was last seen."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: bytes | None
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionData:
+    """An accepted action at ``version``: a ``move`` (in notation) or an ``undo`` (of
+    ``undone`` moves), by ``seat``, chosen by ``actor`` (``player``, ``bot`` or ``takeover``)."""
+
+    version: int
+    seat: int
+    kind: str
+    move: str | None
+    undone: int | None
+    actor: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameData:
+    """A game as stored: its configuration (seed included), status, table settings, seats,
+    and (when loaded whole) every action in version order."""
+
+    id: str
+    config: dict[str, Any]
+    status: str
+    public: bool
+    creator: str
+    takeover_after: float | None
+    takeover_level: str
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+    seats: tuple[SeatData, ...]
+    actions: tuple[ActionData, ...] = ()
+    analysis: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A lobby or replay-list entry (no seed, no tokens)."""
+
+    id: str
+    config: dict[str, Any]
+    status: str
+    created_at: float
+    finished_at: float | None
+    result: dict[str, Any] | None
+    seats: tuple[SeatData, ...]
