@@ -134,3 +134,28 @@ def test_simulate_is_byte_identical_under_both_engines(options: tuple[str, ...],
         outputs[name] = (done.stdout, records.read_bytes())
     assert outputs["python"] == outputs["native"]
     assert outputs["python"][0].count("\n") == 12 and outputs["python"][1].count(b"\n") == 12
+
+
+def test_version_names_the_engine_and_a_bad_choice_is_a_one_line_error() -> None:
+    out = _quadropolis("--version", QUADROPOLIS_ENGINE="python")
+    assert (out.returncode, out.stdout, out.stderr) == (0, "quadropolis 0.1.0 (engine: python)\n", "")
+    if _native_built():
+        assert _quadropolis("--version").stdout == "quadropolis 0.1.0 (engine: native)\n"
+    bad = _quadropolis("simulate", "--games", "1", QUADROPOLIS_ENGINE="fast")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert (
+        bad.stderr
+        == "quadropolis: error: QUADROPOLIS_ENGINE must be 'auto', 'python' or 'native', got 'fast'\n"
+    )
+
+
+def test_the_command_line_falls_back_with_one_line_or_refuses_native() -> None:
+    run_cli = "from quadropolis.cli import main\nraise SystemExit(main(['simulate', '--games', '2']))\n"
+    auto = _python(_WITHOUT_EXTENSION + run_cli)
+    assert auto.returncode == 0 and "2 random classic games" in auto.stdout
+    assert auto.stderr.count("\n") == 1 and auto.stderr.startswith(
+        "quadropolis: the compiled engine is not available"
+    )
+    native = _python(_WITHOUT_EXTENSION + run_cli, QUADROPOLIS_ENGINE="native")
+    assert native.returncode == 2 and native.stdout == "" and native.stderr.count("\n") == 1
+    assert native.stderr.startswith("quadropolis: error: QUADROPOLIS_ENGINE=native, but the compiled engine")

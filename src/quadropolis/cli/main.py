@@ -10,7 +10,12 @@ Exit status and messages:
   illegal move...): one line on stderr, ``quadropolis COMMAND: error: ...``, naming the problem
   (and the file and line); quoted input is clipped (``…``), so the line stays short whatever
   the input. Never a traceback.
-* 2 for a malformed command line (argparse's message, on one line).
+* 2 for a malformed command line (argparse's message, on one line), or a
+  ``QUADROPOLIS_ENGINE`` that cannot be had (an unknown value, or ``native`` where the compiled
+  engine is not built): ``quadropolis: error: ...``.
+
+The engine (:mod:`quadropolis.engine`) is chosen before any command runs; ``--version`` names
+it. When ``auto`` falls back to the pure-Python engine, one line on stderr says so.
 * 141 (128 + SIGPIPE, what ``cat`` or ``seq`` give) when the reader of standard output goes
   away early (``quadropolis simulate --json | head -1``): the command stops quietly, with no
   message, so a shell pipeline sees the output was cut short as it would with any other tool.
@@ -21,9 +26,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Final, NoReturn
 
+from .. import __version__, engine
 from ..arena import add_arena_command
 from ..errors import QuadropolisError
 from ..server import add_serve_command
@@ -47,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="quadropolis",
         description="Quadropolis rules engine: score cities, simulate and replay games.",
         epilog=RULES_EPILOG,
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"quadropolis {__version__} (engine: {engine.name()})",
+        help="show the version and the engine in use (QUADROPOLIS_ENGINE) and exit",
     )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     _add_score(sub)
@@ -173,6 +186,11 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit status
     (see the module's docstring). A malformed command line exits through ``SystemExit(2)``."""
+    try:
+        _select_engine()
+    except QuadropolisError as e:
+        print(one_line(f"quadropolis: error: {e}"), file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -190,6 +208,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _select_engine() -> None:
+    """Select the engine ``QUADROPOLIS_ENGINE`` names; a fallback to Python is one line on
+    stderr (the warning's text alone, not Python's file:line report)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", engine.EngineWarning)
+        engine.select_from_environment()
+    for w in caught:
+        print(one_line(str(w.message)), file=sys.stderr)
 
 
 def _error(command: str, message: str) -> None:
