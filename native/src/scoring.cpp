@@ -689,23 +689,25 @@ bool square_ok(const Square& q, int mode) {
            q.vp <= t::PRINTED_VP_MAX[q.type] && (q.tree == 0 || (q.tree == 1 && q.type == PARK));
 }
 
-// scoring._placement then scoring.evaluate (the rules as written, on that activation).
-void place_and_evaluate(const City& c, const bool* active, bool all_parks_absorb, CityScore& out) {
-    const Geometry g = geometry_of(c.mode);
+// What the placement leaves: inhabitants used by activated buildings, customers in shops,
+// inhabitants and energy left unused (before parks absorb energy, R11).
+struct Leftover {
+    int used_inhabitants, customers, free_inhabitants, unused_energy;
+};
+
+// scoring._placement: `standing` gets the type standing at scoring per square (R12: parks,
+// monuments and activated buildings; -1 none), `customers` the customers per shop square
+// (shops fill in square order, as few as possible), `p` the placement.
+Leftover place(const City& c, const Geometry& g, const bool* active, bool all_parks_absorb, int* standing,
+               int* customers, Placement& p) {
     const int cap = c.mode == EXPERT ? 5 : 4;
-    Placement& p = out.placement;
     p.activated_count = p.customers_count = p.absorbing_count = p.removed_count = 0;
     int used_i = 0, used_e = 0;
-    int standing[SQ];  // type standing at scoring (R12), -1 none
-    int customers[SQ] = {};
     for (int s = 0; s < g.size; s++) {
         const int ty = c.squares[s].type;
-        standing[s] = -1;
-        if (ty < 0) continue;
-        if (ty == PARK || ty == MONUMENT) {
-            standing[s] = ty;
-            continue;
-        }
+        standing[s] = ty == PARK || ty == MONUMENT ? ty : -1;
+        customers[s] = 0;
+        if (ty < 0 || ty == PARK || ty == MONUMENT) continue;
         if (!active[s]) {
             p.removed[p.removed_count++] = static_cast<int8_t>(s);
             continue;
@@ -732,70 +734,72 @@ void place_and_evaluate(const City& c, const bool* active, bool all_parks_absorb
             p.absorbing_parks[p.absorbing_count++] = static_cast<int8_t>(s);
     p.unused_inhabitants = free;
     p.unused_energy = unused_e;
-    // scoring._building_vp
-    int tower = 0, shop = 0, service = 0, park = 0, factory = 0, harbor = 0, monument = 0;
+    return Leftover{used_i, n_customers, free, unused_e};
+}
+
+// Sum of vp_by_type over the buildings standing next to square s (factories, monuments).
+int neighbour_vp(const Geometry& g, const int* standing, int s, const int* vp_by_type) {
+    int vp = 0;
+    for (int a = 0; a < g.neighbour_count(s); a++) {
+        const int o = standing[g.neighbour(s, a)];
+        if (o >= 0) vp += vp_by_type[o];
+    }
+    return vp;
+}
+
+// Park VP of square s: by the tower blocks (and, in Expert, office towers) around it.
+int park_vp(const City& c, const Geometry& g, const int* standing, int s) {
+    int users = 0;
+    for (int a = 0; a < g.neighbour_count(s); a++) {
+        const int o = standing[g.neighbour(s, a)];
+        users += o == TOWER || (c.mode == EXPERT && o == OFFICE);
+    }
+    return t::PARK_VP[users];
+}
+
+// scoring._building_vp: VP of the standing buildings, the first 8 categories of `b`.
+void building_vp(const City& c, const Geometry& g, const int* standing, const int* customers, int32_t* b) {
+    for (int k = 0; k < 8; k++) b[k] = 0;
     uint32_t districts = 0, harbors = 0, offices = 0;
     for (int s = 0; s < g.size; s++) {
-        const int ty = standing[s];
-        switch (ty) {
-            case TOWER:
-                tower += t::TOWER_VP[c.squares[s].floors];
-                break;
-            case SHOP:
-                shop += t::SHOP_VP[customers[s]];
-                break;
+        switch (standing[s]) {
+            case TOWER: b[0] += t::TOWER_VP[c.squares[s].floors]; break;
+            case SHOP: b[1] += t::SHOP_VP[customers[s]]; break;
             case SERVICE:
-                service += c.squares[s].vp;
+                b[2] += c.squares[s].vp;
                 districts |= 1u << g.district(s);
                 break;
-            case PARK: {
-                int users = 0;
-                for (int a = 0; a < g.neighbour_count(s); a++) {
-                    const int o = standing[g.neighbour(s, a)];
-                    users += o == TOWER || (c.mode == EXPERT && o == OFFICE);
-                }
-                park += t::PARK_VP[users];
-                break;
-            }
-            case FACTORY:
-                for (int a = 0; a < g.neighbour_count(s); a++) {
-                    const int o = standing[g.neighbour(s, a)];
-                    if (o >= 0) factory += t::PAIR_VP[o];
-                }
-                break;
+            case PARK: b[3] += park_vp(c, g, standing, s); break;
+            case FACTORY: b[4] += neighbour_vp(g, standing, s, t::PAIR_VP); break;
             case HARBOR:
-                harbor += c.squares[s].vp;
+                b[5] += c.squares[s].vp;
                 harbors |= 1u << s;
                 break;
-            case OFFICE:
-                offices |= 1u << s;
-                break;
-            case MONUMENT:
-                for (int a = 0; a < g.neighbour_count(s); a++) {
-                    const int o = standing[g.neighbour(s, a)];
-                    if (o >= 0) monument += t::MONUMENT_VP[o];
-                }
-                break;
-            default:
-                break;
+            case OFFICE: offices |= 1u << s; break;
+            case MONUMENT: b[7] += neighbour_vp(g, standing, s, t::MONUMENT_VP); break;
+            default: break;
         }
     }
     int8_t floors[SQ];
     for (int s = 0; s < SQ; s++) floors[s] = s < g.size ? c.squares[s].floors : 0;
-    int32_t* b = out.breakdown;
-    b[0] = tower;
-    b[1] = shop;
-    b[2] = service + t::DISTRICT_VP[popcount(districts)];
-    b[3] = park;
-    b[4] = factory;
-    b[5] = harbor + run_vp(harbors, g);
+    b[2] += t::DISTRICT_VP[popcount(districts)];
+    b[5] += run_vp(harbors, g);
     b[6] = offices ? office_vp(offices, floors, g) : 0;
-    b[7] = monument;
-    b[8] = -free;
-    b[9] = -std::max(0, unused_e - p.absorbing_count);  // R11: absorbed energy does not pollute
+}
+
+// scoring._placement then scoring.evaluate (the rules as written, on that activation).
+void place_and_evaluate(const City& c, const bool* active, bool all_parks_absorb, CityScore& out) {
+    const Geometry g = geometry_of(c.mode);
+    int standing[SQ];
+    int customers[SQ];
+    const Leftover left = place(c, g, active, all_parks_absorb, standing, customers, out.placement);
+    int32_t* b = out.breakdown;
+    building_vp(c, g, standing, customers, b);
+    b[8] = -left.free_inhabitants;
+    b[9] = -std::max(0, left.unused_energy - out.placement.absorbing_count);  // R11: absorbed energy does not pollute
     out.total = 0;
     for (int k = 0; k < CATEGORY_COUNT; k++) out.total += b[k];
-    out.inhabitants_placed = used_i + n_customers;
+    out.inhabitants_placed = left.used_inhabitants + left.customers;
     out.empty_squares = 0;
     for (int s = 0; s < g.size; s++) out.empty_squares += standing[s] < 0;
 }

@@ -8,7 +8,7 @@ no engine: callers choose. Standard library, core modules and ``quadropolis._nat
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from . import _native
 from .buildings import BuildingType
@@ -21,6 +21,9 @@ from .scoring import CATEGORIES, CityScore, Placement
 from .state import GameState
 from .tiles import Mode
 
+if TYPE_CHECKING:  # the stub's alias: the score tuple of quadropolis._native
+    from ._native import ScoreTuple
+
 #: The field tuple layout this module writes and reads (docs/native.md, "Data layout").
 ABI: Final = 1
 if _native.ABI != ABI:
@@ -32,20 +35,6 @@ _MAX_PLAYERS: Final = 4
 _MAX_SQUARES: Final = 20
 _EMPTY: Final = (-1, 0, 0, 0)
 _TYPES: Final = tuple(BuildingType)
-
-#: The score tuple of ``quadropolis._native``.
-NativeScore = tuple[
-    int,
-    tuple[int, ...],
-    int,
-    int,
-    tuple[int, ...],
-    tuple[tuple[int, int], ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    int,
-    int,
-]
 
 
 def _cells(buildings: tuple[Building | None, ...] | list[Building | None]) -> list[int]:
@@ -170,7 +159,7 @@ _TOTAL, _BREAKDOWN, _PLACED, _EMPTY_SQUARES, _PLACEMENT = (
 _new = object.__new__
 
 
-def _city_score(t: NativeScore) -> CityScore:
+def _city_score(t: ScoreTuple) -> CityScore:
     """The CityScore (and Placement) of a native score tuple."""
     total, breakdown, placed, empty, activated, customers, parks, removed, unused_i, unused_e = t
     placement = _new(Placement)
