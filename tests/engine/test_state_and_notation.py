@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 
 import pytest
-from helpers import game
+from helpers import game, played
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,20 +65,10 @@ def test_bad_notation_is_a_clear_error(text: str, message: str) -> None:
     assert issubclass(NotationError, QuadropolisError) and issubclass(QuadropolisError, ValueError)
 
 
-def _played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
-    s = game(mode, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if s.is_over:
-            break
-        s = apply(s, rng.choice(legal_moves(s)))
-    return s
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(list(Mode)), st.integers(2, 4), st.integers(0, 10**6), st.integers(0, 200))
 def test_state_json_round_trips(mode: Mode, players: int, seed: int, actions: int) -> None:
-    s = _played(mode, players, seed, actions)
+    s = played(mode, players, seed, actions)
     data = json.loads(json.dumps(s.to_json()))
     back = GameState.from_json(data)
     assert back == s
@@ -120,7 +109,7 @@ def _corrupt(data: dict, path: list, value: object) -> dict:  # type: ignore[typ
     ],
 )
 def test_impossible_states_are_rejected(path: list, value: object, message: str) -> None:  # type: ignore[type-arg]
-    s = _played(Mode.CLASSIC, 2, 3, 3)
+    s = played(Mode.CLASSIC, 2, 3, 3)
     assert s.phase == 0 and s.round == 1
     data = _corrupt(s.to_json(), path, value)
     with pytest.raises(InvalidStateError, match=message):
@@ -153,7 +142,7 @@ def test_config_validation() -> None:
 
 
 def test_copy_is_independent() -> None:
-    s = _played(Mode.EXPERT, 4, 2, 30)
+    s = played(Mode.EXPERT, 4, 2, 30)
     snapshot = s.to_json()
     c = s.copy()
     assert c == s
@@ -175,7 +164,7 @@ def _place_state() -> GameState:
 
 
 def test_more_impossible_states_are_rejected() -> None:
-    base = _played(Mode.CLASSIC, 2, 3, 3)
+    base = played(Mode.CLASSIC, 2, 3, 3)
     data = base.to_json()
     cases: list[tuple[dict, str]] = []  # type: ignore[type-arg]
     # the urbanist on a square no used slot can designate
@@ -190,7 +179,7 @@ def test_more_impossible_states_are_rejected() -> None:
     cases.append((_corrupt(data, ["players", 1, "energy"], 50), "more inhabitants and energy"))
     cases.append((_corrupt(data, ["players", 1, "bonus"], 1), "expected exactly"))
     # the mayor cannot differ from the starter in the last round
-    last = _played(Mode.CLASSIC, 2, 3, 10**6).to_json()
+    last = played(Mode.CLASSIC, 2, 3, 10**6).to_json()
     cases.append((_corrupt(last, ["mayor"], 1 - last["starter"]), "last round has no mayor tile"))
     # round 1 is started by first_player
     cases.append((_corrupt(data, ["starter"], 1), "first_player"))

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import pytest
-from helpers import game
+from helpers import game, played
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,16 +52,6 @@ def short(e: pytest.ExceptionInfo[Exception]) -> str:
     msg = str(e.value)
     assert "\n" not in msg and len(msg) < 300, msg
     return msg
-
-
-def played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
-    s = game(mode, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if s.is_over:
-            break
-        s = apply(s, rng.choice(legal_moves(s)))
-    return s
 
 
 def empty_rows(mode: Mode) -> list[list[Any]]:

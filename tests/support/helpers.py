@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from quadropolis import GameConfig, GameState, Mode, new_game
+import random
+
+from quadropolis import GameConfig, GameState, Mode, apply, legal_moves, new_game
 from quadropolis.site import SLOT_INDEX
 from quadropolis.state import PLACE
 from quadropolis.tiles import TILES
@@ -44,3 +46,14 @@ def pending(state: GameState, code: str, architect: int) -> GameState:
 
 def slot(name: str) -> int:
     return SLOT_INDEX[name]
+
+
+def played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
+    """A seeded game after ``actions`` random legal actions (fewer if it ends first)."""
+    s = game(mode, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if s.is_over:
+            break
+        s = apply(s, rng.choice(legal_moves(s)))
+    return s
