@@ -4,14 +4,13 @@ exception, a hang, or an error while formatting the error."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import time
 from typing import Any
 
 import pytest
-from helpers import game, played
+from helpers import game, played, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -546,15 +545,6 @@ def paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         for i, v in enumerate(doc):
             out += paths(v, (*prefix, i))
     return out
-
-
-def replaced(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    d = copy.deepcopy(doc)
-    node = d
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = value
-    return d
 
 
 def test_deep_values_anywhere_in_a_state_give_the_domain_error() -> None:

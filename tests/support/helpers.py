@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from quadropolis import GameConfig, GameState, Mode, apply, legal_moves, new_game
 from quadropolis.site import SLOT_INDEX
@@ -57,3 +60,13 @@ def played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
             break
         s = apply(s, rng.choice(legal_moves(s)))
     return s
+
+
+def replaced(doc: Any, path: Sequence[Any], value: Any) -> Any:
+    """A deep copy of the JSON document ``doc`` with the value at ``path`` replaced."""
+    d = copy.deepcopy(doc)
+    node = d
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    return d
