@@ -42,5 +42,5 @@ export LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_
 venv/bin/python -c "import quadropolis._native as n; assert '/build/sanitize/venv/' in n.__file__, n.__file__"
 [[ $(ldd venv/lib/python3*/site-packages/quadropolis/_native*.so) == *libasan* ]] || { echo "not sanitized" >&2; exit 1; }
 venv/bin/python -m pytest -q -p no:cacheprovider --rootdir=../.. -c /dev/null "${SELECT[@]}" \
-    ../../tests/test_native_binding.py ../../tests/test_native_differential.py
+    ../../tests/native/test_binding.py ../../tests/native/test_differential.py
 echo "sanitize.sh: clean"

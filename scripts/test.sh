@@ -57,7 +57,9 @@ if [ $# -eq 0 ]; then
   # Python engine stays the rules of record and the fallback, so the tests of everything that
   # goes through the engine choice (outcomes, playouts, bots, CLI, RL steps) run on it too.
   echo "== pytest again on the pure-Python engine (engine-facing tests)"
-  QUADROPOLIS_ENGINE=python .venv/bin/python -m pytest tests/test_outcome.py tests/test_golden.py \
-    tests/test_bots.py tests/test_play.py tests/test_cli.py tests/test_properties.py tests/test_analysis.py \
-    tests/test_terminal_screen.py tests/test_engine.py tests/test_envs_gym.py tests/test_envs_conformance.py
+  QUADROPOLIS_ENGINE=python .venv/bin/python -m pytest tests/engine/test_outcome.py \
+    tests/engine/test_golden.py tests/engine/test_properties.py tests/bots/test_bots.py \
+    tests/bots/test_analysis.py tests/cli/test_terminal_play.py tests/cli/test_cli.py \
+    tests/cli/test_terminal_screen.py tests/native/test_engine_choice.py tests/envs/test_gym.py \
+    tests/envs/test_conformance.py
 fi

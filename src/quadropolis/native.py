@@ -1,6 +1,6 @@
 """The compiled engine (``quadropolis._native``, docs/native.md) in the Python engine's terms:
 states, cities, scores, playouts and greedy values converted both ways, bit-identical to the
-Python engine (tests/test_native_differential.py).
+Python engine (tests/native/test_differential.py).
 
 Importing this module raises :class:`ImportError` when the extension is not built. It picks
 no engine: callers choose. Standard library, core modules and ``quadropolis._native`` only."""

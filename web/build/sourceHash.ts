@@ -1,5 +1,5 @@
 // The hash of every file the build reads, written into the build as build-info.json. The
-// Python test suite recomputes it (tests/test_web_assets.py) without node, so committed
+// Python test suite recomputes it (tests/web/test_assets.py) without node, so committed
 // assets that no longer match web/ fail the tests even on a machine without npm.
 //
 // hash = sha256 over the sorted relative paths p of INPUTS: `${p}\0${sha256(file)}\n`.

@@ -6,7 +6,7 @@ export type Mode = "classic" | "expert";
  * The bot levels, weakest first: the names of the server's `quadropolis.bots.LEVELS` (served
  * with what each is at GET /api/levels), in the same order. The only list of levels in the
  * client: the lobby's choices and the `Level` type derive from it, and
- * tests/test_web_levels.py checks it against the Python list.
+ * tests/web/test_levels.py checks it against the Python list.
  */
 export const LEVELS = ["easy", "medium", "hard", "expert"] as const;
 export type Level = (typeof LEVELS)[number];

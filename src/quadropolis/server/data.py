@@ -4,7 +4,7 @@ status names they carry.
 
 Pure: standard library only. :mod:`.storage` maps these to and from its SQLAlchemy rows;
 :mod:`.game` (the game in memory, also pure) builds on them without importing the
-persistence layer (``tests/test_layout.py`` checks it)."""
+persistence layer (``tests/project/test_layout.py`` checks it)."""
 
 from __future__ import annotations
 

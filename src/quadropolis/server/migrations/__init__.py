@@ -4,7 +4,7 @@
 To add a migration after changing the models in :mod:`quadropolis.server.storage`, write a
 new file in ``versions/`` whose ``down_revision`` is the newest one (``alembic revision
 --autogenerate`` with ``script_location`` pointing here drafts it); the test
-``test_server_storage.py::test_migrations_match_the_models`` fails until models and
+``tests/server/test_storage.py::test_migrations_create_the_schema_of_the_models`` fails until models and
 migrations agree."""
 
 from __future__ import annotations

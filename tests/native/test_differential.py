@@ -44,7 +44,7 @@ from quadropolis.rules import (
 )
 from quadropolis.scoring import score_city
 
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+GOLDEN = sorted((Path(__file__).parents[1] / "engine" / "golden").glob("*.json"))
 
 #: Every mode and player count, both urbanist variants, with and without all_parks_absorb.
 CONFIGS = [

@@ -5,36 +5,20 @@ no serious or critical violation."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from server_helpers import Server
 from web_helpers import (
     PHONE,
-    chromium,
     create,
     new_page,
     no_script_errors,
     play_action_by_clicks,
     run_axe,
-    running_server,
     version,
     wait_turn_or_over,
     wait_version_above,
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web-a11y")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def vs_bot(server: Server) -> dict[str, Any]:

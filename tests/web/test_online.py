@@ -4,14 +4,11 @@ holding both seats of a game (hotseat) passes the turn between them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from server_helpers import Server
 from web_helpers import (
-    chromium,
     final_scores,
     main_attr,
     new_page,
@@ -19,23 +16,10 @@ from web_helpers import (
     play_action_by_clicks,
     record_of,
     replay_scores,
-    running_server,
     shot,
     version,
     wait_turn_or_over,
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web-online")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def test_two_players_online_a_spectator_and_a_reload(server: Server, browser: Any, tmp_path: Path) -> None:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from quadropolis import GameConfig, GameState, Mode, new_game
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from quadropolis import GameConfig, GameState, Mode, apply, legal_moves, new_game
 from quadropolis.site import SLOT_INDEX
 from quadropolis.state import PLACE
 from quadropolis.tiles import TILES
@@ -44,3 +49,24 @@ def pending(state: GameState, code: str, architect: int) -> GameState:
 
 def slot(name: str) -> int:
     return SLOT_INDEX[name]
+
+
+def played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
+    """A seeded game after ``actions`` random legal actions (fewer if it ends first)."""
+    s = game(mode, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if s.is_over:
+            break
+        s = apply(s, rng.choice(legal_moves(s)))
+    return s
+
+
+def replaced(doc: Any, path: Sequence[Any], value: Any) -> Any:
+    """A deep copy of the JSON document ``doc`` with the value at ``path`` replaced."""
+    d = copy.deepcopy(doc)
+    node = d
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    return d

@@ -4,14 +4,13 @@ exception, a hang, or an error while formatting the error."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import time
 from typing import Any
 
 import pytest
-from helpers import game
+from helpers import game, played, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,16 +51,6 @@ def short(e: pytest.ExceptionInfo[Exception]) -> str:
     msg = str(e.value)
     assert "\n" not in msg and len(msg) < 300, msg
     return msg
-
-
-def played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
-    s = game(mode, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if s.is_over:
-            break
-        s = apply(s, rng.choice(legal_moves(s)))
-    return s
 
 
 def empty_rows(mode: Mode) -> list[list[Any]]:
@@ -556,15 +545,6 @@ def paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         for i, v in enumerate(doc):
             out += paths(v, (*prefix, i))
     return out
-
-
-def replaced(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    d = copy.deepcopy(doc)
-    node = d
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = value
-    return d
 
 
 def test_deep_values_anywhere_in_a_state_give_the_domain_error() -> None:

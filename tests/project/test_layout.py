@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "quadropolis"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "quadropolis"
 #: Modules of another application that an application may import besides its package.
 SHARED_MODULES = {"quadropolis.cli.options"}
 

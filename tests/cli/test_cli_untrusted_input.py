@@ -372,7 +372,7 @@ def test_replay_of_several_games_without_game_says_how_many(
 def test_replay_of_one_pretty_printed_record_takes_game_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    golden = Path(__file__).parent / "golden" / "classic_2p_seed101.json"
+    golden = Path(__file__).parents[1] / "engine" / "golden" / "classic_2p_seed101.json"
     code, out, err = run(capsys, "replay", str(golden), "--game", "1", "--json")
     assert code == 0 and json.loads(out)["over"] is True, err
     code, _, err = run(capsys, "replay", str(golden), "--game", "2")
@@ -382,7 +382,7 @@ def test_replay_of_one_pretty_printed_record_takes_game_1(
 def test_replay_shows_seats_one_based_without_seats_in_the_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    golden = Path(__file__).parent / "golden" / "classic_2p_seed101.json"
+    golden = Path(__file__).parents[1] / "engine" / "golden" / "classic_2p_seed101.json"
     code, out, _ = run(capsys, "replay", str(golden))
     assert code == 0
     assert "Player 0" not in out and "player 0" not in out
@@ -463,7 +463,7 @@ def test_score_prints_the_legend_below_the_drawing(
 
 
 def test_replay_prints_the_legend(capsys: pytest.CaptureFixture[str]) -> None:
-    golden = Path(__file__).parent / "golden" / "expert_2p_seed303.json"
+    golden = Path(__file__).parents[1] / "engine" / "golden" / "expert_2p_seed303.json"
     code, out, _ = run(capsys, "replay", str(golden))
     assert code == 0 and render_legend(Mode.EXPERT) in out
     assert out.index(render_legend(Mode.EXPERT)) < out.index("TOTAL")

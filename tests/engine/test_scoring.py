@@ -1,14 +1,13 @@
 """Final scoring (RULES.md §3-§5, R11-R15): hand-built scenarios whose expected values are
 worked out from the rule text in the comments, and a property test against the brute force
-of ``tests/brute_force.py``."""
+of ``tests/support/brute_force.py``."""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from brute_force import brute_force, score_placement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,9 +31,6 @@ from quadropolis.scoring import (
     score_city,
 )
 from quadropolis.tiles import Mode
-
-sys.path.insert(0, str(Path(__file__).parent))
-from brute_force import brute_force, score_placement
 
 C, X = Mode.CLASSIC, Mode.EXPERT
 

@@ -13,7 +13,7 @@ import pytest
 from quadropolis.server.errors import ERRORS
 from quadropolis.server.protocol import INBOUND, OUTBOUND, Created, CreateGame, decode
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
 
 def example(kind: str) -> str:

@@ -13,7 +13,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _load(name: str) -> ModuleType:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from server_helpers import Server, create
+from server_helpers import Server, bearer, create, error_of, hotseat, play_http
 
 from quadropolis.config import GameConfig
 from quadropolis.moves import Move
@@ -24,47 +22,6 @@ from quadropolis.phases import PLACE
 from quadropolis.rules import apply_unchecked, legal_moves, new_game
 from quadropolis.server.data import GameData, SeatData
 from quadropolis.server.storage import Store
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("features")
-    with Server(f"sqlite:///{tmp / 'games.sqlite3'}", tmp, "--games-per-client", "1000") as s:
-        yield s
-
-
-@pytest.fixture()
-def http(server: Server) -> Iterator[httpx.Client]:
-    with server.http() as client:
-        yield client
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def error_of(r: httpx.Response, status: int, code: str) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert body["type"] == "error" and body["code"] == code, body
-    return str(body["message"])
-
-
-def hotseat(http: httpx.Client, **spec: Any) -> tuple[str, dict[int, str]]:
-    data = create(http, players=2, take=[0, 1], name="Ann", **spec)
-    return data["game"], {p["seat"]: p["token"] for p in data["seats"]}
-
-
-def play(http: httpx.Client, game: str, tokens: dict[int, str], until: Any = None) -> dict[str, Any]:
-    """Play the first legal move of the seat to move until ``until(view)`` or the end."""
-    while True:
-        view = http.get(f"/api/games/{game}").json()
-        if view["status"] == "over" or (until is not None and until(view)):
-            return view
-        seat = view["to_move"]
-        body = {"seat": seat, "version": view["version"], "move": view["legal_moves"][0]}
-        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(tokens[seat]))
-        assert r.status_code == 200, r.text
 
 
 def bots_game(http: httpx.Client) -> str:
@@ -96,7 +53,7 @@ def test_build_options_give_the_projected_score_of_each_build_and_discard(http: 
     view = http.get(f"/api/games/{game}").json()
     assert view["phase"] == "take" and view["build_options"] == []
     for choice in (0, -1):  # a build, then (next time) the discard
-        view = play(http, game, tokens, until=lambda v: v["phase"] == "place")
+        view = play_http(http, game, tokens, until=lambda v: v["phase"] == "place")
         seat, options = view["to_move"], view["build_options"]
         assert [o["move"] for o in options] == view["legal_moves"]
         assert options[-1]["move"] == "discard"
@@ -263,13 +220,13 @@ def test_analysis_of_a_running_game_needs_a_seat_and_a_table_that_allows_it(http
 
 def seed_hidden_check(http: httpx.Client, game: str, tokens: dict[int, str]) -> int:
     """Finish the game, then read its seed; every earlier reply about it was checked against it."""
-    play(http, game, tokens)
+    play_http(http, game, tokens)
     return seed_of(http, game)
 
 
 def test_no_reply_about_a_running_game_carries_its_seed(http: httpx.Client, server: Server) -> None:
     game, tokens = hotseat(http)
-    view = play(http, game, tokens, until=lambda v: v["version"] >= 5)
+    view = play_http(http, game, tokens, until=lambda v: v["version"] >= 5)
     replies = [
         json.dumps(view),
         http.get(f"/api/games/{game}/analysis", headers=bearer(tokens[view["to_move"]]), timeout=120).text,

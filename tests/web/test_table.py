@@ -8,15 +8,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from server_helpers import Server
 from web_helpers import (
-    chromium,
     create,
     new_page,
     no_script_errors,
@@ -33,18 +30,6 @@ from quadropolis import GameRecord
 from quadropolis.moves import Move
 from quadropolis.rules import apply_unchecked, new_game
 from quadropolis.tiles import TILES
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web-table")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def vs_bot(server: Server, mode: str = "classic") -> dict[str, Any]:

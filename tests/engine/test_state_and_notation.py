@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 import json
-import random
 
 import pytest
-from helpers import game
+from helpers import game, played, replaced
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,34 +64,15 @@ def test_bad_notation_is_a_clear_error(text: str, message: str) -> None:
     assert issubclass(NotationError, QuadropolisError) and issubclass(QuadropolisError, ValueError)
 
 
-def _played(mode: Mode, players: int, seed: int, actions: int) -> GameState:
-    s = game(mode, players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if s.is_over:
-            break
-        s = apply(s, rng.choice(legal_moves(s)))
-    return s
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(list(Mode)), st.integers(2, 4), st.integers(0, 10**6), st.integers(0, 200))
 def test_state_json_round_trips(mode: Mode, players: int, seed: int, actions: int) -> None:
-    s = _played(mode, players, seed, actions)
+    s = played(mode, players, seed, actions)
     data = json.loads(json.dumps(s.to_json()))
     back = GameState.from_json(data)
     assert back == s
     assert back.to_json() == s.to_json()
     assert legal_moves(back) == legal_moves(s)
-
-
-def _corrupt(data: dict, path: list, value: object) -> dict:  # type: ignore[type-arg]
-    d = copy.deepcopy(data)
-    node = d
-    for k in path[:-1]:
-        node = node[k]
-    node[path[-1]] = value
-    return d
 
 
 @pytest.mark.parametrize(
@@ -120,9 +99,9 @@ def _corrupt(data: dict, path: list, value: object) -> dict:  # type: ignore[typ
     ],
 )
 def test_impossible_states_are_rejected(path: list, value: object, message: str) -> None:  # type: ignore[type-arg]
-    s = _played(Mode.CLASSIC, 2, 3, 3)
+    s = played(Mode.CLASSIC, 2, 3, 3)
     assert s.phase == 0 and s.round == 1
-    data = _corrupt(s.to_json(), path, value)
+    data = replaced(s.to_json(), path, value)
     with pytest.raises(InvalidStateError, match=message):
         GameState.from_json(data)
 
@@ -153,7 +132,7 @@ def test_config_validation() -> None:
 
 
 def test_copy_is_independent() -> None:
-    s = _played(Mode.EXPERT, 4, 2, 30)
+    s = played(Mode.EXPERT, 4, 2, 30)
     snapshot = s.to_json()
     c = s.copy()
     assert c == s
@@ -175,39 +154,39 @@ def _place_state() -> GameState:
 
 
 def test_more_impossible_states_are_rejected() -> None:
-    base = _played(Mode.CLASSIC, 2, 3, 3)
+    base = played(Mode.CLASSIC, 2, 3, 3)
     data = base.to_json()
     cases: list[tuple[dict, str]] = []  # type: ignore[type-arg]
     # the urbanist on a square no used slot can designate
     far = set(range(25)) - {DESIGNATED[SLOT_INDEX[n]][a] for n in data["slots_used"] for a in range(1, 5)}
     q = min(far)
-    cases.append((_corrupt(data, ["urbanist"], f"r{q // 5 + 1}c{q % 5 + 1}"), "no used slot designates"))
+    cases.append((replaced(data, ["urbanist"], f"r{q // 5 + 1}c{q % 5 + 1}"), "no used slot designates"))
     # a tile vanished from a square nobody designated
     site = list(data["site"])
     site[q] = None
-    cases.append((_corrupt(data, ["site"], site), "no architect in a used slot can have designated it"))
+    cases.append((replaced(data, ["site"], site), "no architect in a used slot can have designated it"))
     # impossible resources
-    cases.append((_corrupt(data, ["players", 1, "energy"], 50), "more inhabitants and energy"))
-    cases.append((_corrupt(data, ["players", 1, "bonus"], 1), "expected exactly"))
+    cases.append((replaced(data, ["players", 1, "energy"], 50), "more inhabitants and energy"))
+    cases.append((replaced(data, ["players", 1, "bonus"], 1), "expected exactly"))
     # the mayor cannot differ from the starter in the last round
-    last = _played(Mode.CLASSIC, 2, 3, 10**6).to_json()
-    cases.append((_corrupt(last, ["mayor"], 1 - last["starter"]), "last round has no mayor tile"))
+    last = played(Mode.CLASSIC, 2, 3, 10**6).to_json()
+    cases.append((replaced(last, ["mayor"], 1 - last["starter"]), "last round has no mayor tile"))
     # round 1 is started by first_player
-    cases.append((_corrupt(data, ["starter"], 1), "first_player"))
+    cases.append((replaced(data, ["starter"], 1), "first_player"))
     place = _place_state().to_json()
-    cases.append((_corrupt(place, ["pending", "architect"], True), "'pending.architect' must be"))
+    cases.append((replaced(place, ["pending", "architect"], True), "'pending.architect' must be"))
     used = place["architects"][0][0]
     other = next(a for a in (1, 2, 3, 4) if a != used)
-    cases.append((_corrupt(place, ["pending", "architect"], other), f"has not used architect #{other}"))
+    cases.append((replaced(place, ["pending", "architect"], other), f"has not used architect #{other}"))
     hidden = next(t.id for t in TILES if t.round == 1 and t.min_players > 2)
     # a face-down tile (R4) can be neither taken nor missing from the site
-    cases.append((_corrupt(place, ["pending", "tile"], hidden), "no longer on the site"))
+    cases.append((replaced(place, ["pending", "tile"], hidden), "no longer on the site"))
     # designate a face-down square (legal, takes nothing: R4/R6), then pretend its tile left
     s0 = game(Mode.CLASSIC, 2, seed=7)
     fd_take = next(m for m in legal_moves(s0) if s0.face_down >> DESIGNATED[m.slot][m.architect] & 1)  # type: ignore[attr-defined]
     after = apply(s0, fd_take).to_json()
     q = DESIGNATED[fd_take.slot][fd_take.architect]  # type: ignore[attr-defined]
-    gone = _corrupt(after, ["site", q], None)
+    gone = replaced(after, ["site", q], None)
     gone["face_down"] = [n for n in gone["face_down"] if n != f"r{q // 5 + 1}c{q % 5 + 1}"]
     cases.append((gone, "is face down with 2 players"))
     for bad, message in cases:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+README = (Path(__file__).parents[2] / "README.md").read_text()
 
 
 def test_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -26,5 +26,5 @@ def test_first_lines_are_the_two_commands() -> None:
     assert "pip install -q -e '.[web]'" in lines[1] and lines[1].endswith(".venv/bin/quadropolis serve")
     assert lines[2] == "bash scripts/test.sh"
     assert "http://127.0.0.1:8000/" in "\n".join(lines[4:12])
-    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
+    ci = (Path(__file__).parents[2] / ".ci" / "run").read_text()
     assert "bash scripts/test.sh" in ci

@@ -30,7 +30,7 @@ import httpx
 import pytest
 from server_helpers import Server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 STATIC = ROOT / "src" / "quadropolis" / "server" / "static"
 SCREENSHOTS = ROOT / "docs" / "screenshots"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from quadropolis.bots import LEVELS
 
-WEB_SRC = Path(__file__).resolve().parents[1] / "web" / "src"
+WEB_SRC = Path(__file__).resolve().parents[2] / "web" / "src"
 
 #: ``export const LEVELS = ["easy", ...] as const;`` (on one line or several).
 _LEVELS_ARRAY = re.compile(r"export\s+const\s+LEVELS\s*=\s*\[(?P<items>[^\]]*)\]\s*as\s+const\s*;")

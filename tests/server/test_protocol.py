@@ -8,60 +8,17 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Client, Server, create, my_turn
+from server_helpers import Client, Server, bearer, create, error_of, hotseat, my_turn, play_http
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from quadropolis import GameRecord, replay
 from quadropolis.bots import LEVELS
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("protocol")
-    with Server(f"sqlite:///{tmp / 'games.sqlite3'}", tmp, "--games-per-client", "1000") as s:
-        yield s
-
-
-@pytest.fixture()
-def http(server: Server) -> Iterator[httpx.Client]:
-    with server.http() as client:
-        yield client
-
-
-def hotseat(http: httpx.Client, players: int = 2, **spec: Any) -> tuple[str, dict[int, str]]:
-    data = create(http, players=players, take=list(range(players)), **{"name": "Ann", **spec})
-    return data["game"], {p["seat"]: p["token"] for p in data["seats"]}
-
-
-def play_http(http: httpx.Client, game: str, tokens: dict[int, str], until: Any = None) -> dict[str, Any]:
-    """Play the first legal move of the seat to move over HTTP until ``until(view)`` or the end."""
-    while True:
-        view = http.get(f"/api/games/{game}").json()
-        if view["status"] == "over" or (until is not None and until(view)):
-            return view
-        seat = view["to_move"]
-        body = {"seat": seat, "version": view["version"], "move": view["legal_moves"][0]}
-        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(tokens[seat]))
-        assert r.status_code == 200, r.text
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def error_of(r: httpx.Response, status: int, code: str) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert body["type"] == "error" and body["code"] == code, body
-    return str(body["message"])
-
 
 # --- HTTP ---------------------------------------------------------------------------------
 

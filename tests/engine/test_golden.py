@@ -1,4 +1,4 @@
-"""Golden transcripts: seeded games stored as records (tests/golden/) and replayed.
+"""Golden transcripts: seeded games stored as records (tests/engine/golden/) and replayed.
 
 Each record was produced once by ``quadropolis simulate --records``. The test replays it
 move by move (every move must still be legal), compares the recorded result, re-checks each

@@ -296,7 +296,7 @@ def test_final_rewards(mode: Mode, players: int) -> None:
 
 
 def test_the_readmes_observation_table_is_the_layout() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     if "`quadropolis.envs.layout_table()`" not in readme:
         pytest.skip("the README has no section for researchers yet")
     assert layout_table() in readme

@@ -172,6 +172,37 @@ def create(client: httpx.Client, **spec: Any) -> dict[str, Any]:
     return data
 
 
+def bearer(token: str) -> dict[str, str]:
+    """The header that acts for a seat."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def error_of(r: httpx.Response, status: int, code: str) -> str:
+    """The message of the error reply ``r``, checked to be ``code`` with HTTP ``status``."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["type"] == "error" and body["code"] == code, body
+    return str(body["message"])
+
+
+def hotseat(http: httpx.Client, players: int = 2, **spec: Any) -> tuple[str, dict[int, str]]:
+    """A new game whose seats are all taken by this client: its id and the token of each seat."""
+    data = create(http, players=players, take=list(range(players)), **{"name": "Ann", **spec})
+    return data["game"], {p["seat"]: p["token"] for p in data["seats"]}
+
+
+def play_http(http: httpx.Client, game: str, tokens: dict[int, str], until: Any = None) -> dict[str, Any]:
+    """Play the first legal move of the seat to move over HTTP until ``until(view)`` or the end."""
+    while True:
+        view = http.get(f"/api/games/{game}").json()
+        if view["status"] == "over" or (until is not None and until(view)):
+            return view
+        seat = view["to_move"]
+        body = {"seat": seat, "version": view["version"], "move": view["legal_moves"][0]}
+        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(tokens[seat]))
+        assert r.status_code == 200, r.text
+
+
 class Client:
     """A synchronous websocket client of one game that keeps every message it receives."""
 

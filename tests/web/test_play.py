@@ -6,16 +6,13 @@ screenshots of the lobby, the tables and the end screen at laptop and phone size
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from server_helpers import Server
 from web_helpers import (
     LAPTOP,
     PHONE,
-    chromium,
     create,
     final_scores,
     new_page,
@@ -24,23 +21,10 @@ from web_helpers import (
     play_to_end,
     record_of,
     replay_scores,
-    running_server,
     shot,
     version,
     wait_turn_or_over,
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("web-play")) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as b:
-        yield b
 
 
 def game_id(page: Any) -> str:
