@@ -4,11 +4,11 @@ contract, over :mod:`.actions`, :mod:`.layout`, :mod:`.encoder`, :mod:`.tables`,
 and :mod:`.rewards`) and one episode module (:mod:`.episode`: the mask check, the move and
 the rewards of a step).
 
-- ``gymnasium.make("Quadropolis-v0", ...)``: one seat for the agent, the other seats played by
+- ``gymnasium.make("Quadropolis-v1", ...)``: one seat for the agent, the other seats played by
   bots (:class:`~quadropolis.envs.gym_env.QuadropolisEnv`); registered when this package is
-  imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v0")`` works alone.
-- ``pettingzoo.make("aec", "quadropolis_v0")`` (registered when this package is imported) or
-  ``from quadropolis.envs import quadropolis_v0; quadropolis_v0.env()``: the PettingZoo AEC env.
+  imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v1")`` works alone.
+- ``pettingzoo.make("aec", "quadropolis_v1")`` (registered when this package is imported) or
+  ``from quadropolis.envs import quadropolis_v1; quadropolis_v1.env()``: the PettingZoo AEC env.
 - ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
   ``pyspiel``; then ``pyspiel.load_game("python_quadropolis", {"mode": "expert"})``.
 
@@ -51,15 +51,15 @@ if TYPE_CHECKING:
     from .gym_env import QuadropolisEnv
 
 #: Gymnasium id of the single-agent env.
-GYM_ID = "Quadropolis-v0"
-#: PettingZoo name of the AEC env (module ``quadropolis.envs.quadropolis_v0``).
-PETTINGZOO_NAME = "quadropolis_v0"
+GYM_ID = "Quadropolis-v1"
+#: PettingZoo name of the AEC env (module ``quadropolis.envs.quadropolis_v1``).
+PETTINGZOO_NAME = "quadropolis_v1"
 #: OpenSpiel short name of the game.
 OPENSPIEL_NAME = "python_quadropolis"
 
 
 def register() -> None:
-    """Register ``Quadropolis-v0`` with gymnasium and ``quadropolis_v0`` with PettingZoo's AEC
+    """Register ``Quadropolis-v1`` with gymnasium and ``quadropolis_v1`` with PettingZoo's AEC
     registry, each if installed (idempotent). Done when this package is imported."""
     try:
         import gymnasium
@@ -72,9 +72,9 @@ def register() -> None:
         import pettingzoo
     except ImportError:
         return
-    # PettingZoo has a registry since 1.27 (before, only the module convention quadropolis_v0)
+    # PettingZoo has a registry since 1.27 (before, only the module convention quadropolis_v1)
     registry = getattr(pettingzoo, "aec_registry", None)
-    if registry is not None and "quadropolis-v0" not in registry:
+    if registry is not None and "quadropolis-v1" not in registry:
         pettingzoo.register("aec", PETTINGZOO_NAME, entry_point="quadropolis.envs.pettingzoo_env:env")
 
 
@@ -86,8 +86,8 @@ def make_gym_env(**options: Any) -> QuadropolisEnv:
 
 
 def make_pettingzoo_env(wrapped: bool = True, **options: Any) -> AECEnv:
-    """The PettingZoo AEC env: ``quadropolis_v0.env(**options)`` (with PettingZoo's wrappers),
-    or ``quadropolis_v0.raw_env(**options)`` if not ``wrapped``."""
+    """The PettingZoo AEC env: ``quadropolis_v1.env(**options)`` (with PettingZoo's wrappers),
+    or ``quadropolis_v1.raw_env(**options)`` if not ``wrapped``."""
     from .pettingzoo_env import env, raw_env
 
     return env(**options) if wrapped else raw_env(**options)
