@@ -12,11 +12,17 @@ the rewards of a step).
 - ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
   ``pyspiel``; then ``pyspiel.load_game("python_quadropolis", {"mode": "expert"})``.
 
+The research kit around them: opponents as objects (:mod:`.opponents`: bot specs, bots or
+policies, and :class:`PolicyBot`, a policy playing as a bot), self-play and a league
+(:class:`quadropolis.envs.selfplay.SelfPlay`), the evaluation protocol (:func:`evaluate`,
+:mod:`.evaluation`) and pictures of the table (:mod:`.picture`, ``render_mode="rgb_array"``).
+
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open-spiel): ``pip install
 'quadropolis[rl]'``. Importing this package needs numpy only (gymnasium and PettingZoo, when
 installed, get their registrations); each adapter module imports its own framework. May import
-the standard library, numpy and those frameworks, the rules core and the public package
-``quadropolis.bots``.
+the standard library, numpy, Pillow and those frameworks, the rules core and the public
+packages ``quadropolis.bots`` and ``quadropolis.arena`` (whose statistics and seating
+:func:`evaluate` shares).
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ from .encoding import (
     observation_text,
     views,
 )
+from .evaluation import LADDER_RATINGS, Evaluation, evaluate
+from .opponents import PolicyBot, as_policy, make_opponent
 
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
@@ -107,6 +115,7 @@ __all__ = [
     "ACTION_DISCARD",
     "GYM_ID",
     "KIND_CODES",
+    "LADDER_RATINGS",
     "LAYOUT",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -115,15 +124,20 @@ __all__ = [
     "REWARDS",
     "ActionError",
     "Encoder",
+    "Evaluation",
     "Part",
+    "PolicyBot",
     "action_mask",
     "action_to_move",
+    "as_policy",
     "encode",
+    "evaluate",
     "final_rewards",
     "layout_table",
     "legal_actions",
     "load_openspiel_game",
     "make_gym_env",
+    "make_opponent",
     "make_pettingzoo_env",
     "move_to_action",
     "observation_text",

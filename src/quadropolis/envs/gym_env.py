@@ -253,6 +253,11 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         self._next_bots = [make_opponent(o, self.normalize) for o in chosen]
 
     @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self._base.players
+
+    @property
     def opponents(self) -> list[Bot]:
         """The bots of the other seats in the current episode, in seat order past the agent."""
         return list(self._bots)
