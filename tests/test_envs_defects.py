@@ -220,3 +220,11 @@ def test_the_parallel_api_holds_every_agent_and_one_acts() -> None:
     actions = {a: int(np.flatnonzero(o["action_mask"])[0]) if a in movers else 0 for a, o in obs.items()}
     obs, *_ = par.step(actions)
     assert sum(bool(o["action_mask"].any()) for o in obs.values()) == 1
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+def test_pettingzoos_api_tests_pass_with_the_new_options() -> None:
+    from pettingzoo.test import api_test, parallel_api_test
+
+    api_test(quadropolis_v1.env(normalize=True, render_mode="rgb_array"), num_cycles=100)
+    parallel_api_test(turn_based_aec_to_parallel(quadropolis_v1.env(normalize=True)), num_cycles=100)

@@ -48,13 +48,12 @@ players x 2 actions (a take, then its build or discard); ``max_chance_nodes_in_h
 rounds x 25 deals; ``max_history_length()`` and ``max_move_number()`` are their sum (Classic
 2 players: 64 + 100 = 164; Expert 2 players: 80 + 125 = 205).
 
-**Speed.** ``state.observation_tensor()`` goes through OpenSpiel's C++ observer and copies the
-vector at each call; for a learner in Python, ``make_observation(game)`` (from
+**Speed.** ``state.observation_tensor()`` returns a new list at every call, through
+OpenSpiel's C++ layer; for a learner in Python, ``make_observation(game)`` (from
 ``open_spiel.python.observation``) with ``observation.set_from(state, player)`` fills one numpy
 array in place through :class:`QuadropolisObserver` (the same vector) and is about 26 times
 faster (2.3 against 60 microseconds a call, measured 2026-11-25). OpenSpiel's PyTorch
-algorithms (``open_spiel.python.pytorch``) need ``dm-tree``, in
-the ``rl`` extra.
+algorithms (``open_spiel.python.pytorch``) need ``dm-tree``, in the ``rl`` extra.
 
 Version history: v1: true ``max_history_length``/``max_move_number`` (the deals counted:
 they were understated, 128 and 160 for 2-player Classic and Expert). v0, first release.
