@@ -1,6 +1,6 @@
 """Train a Quadropolis agent on CPU with numpy only: REINFORCE with a learned baseline.
 
-The agent plays ``Quadropolis-v0`` (one seat, the other seats played by bots) with a small
+The agent plays ``Quadropolis-v1`` (one seat, the other seats played by bots) with a small
 two-layer policy over the 121 actions, masked by ``info["action_mask"]``. Every
 ``--eval-every`` seconds it plays ``--eval-games`` games, its seat alternating, against
 ``random`` and against ``greedy`` (its most likely legal action each time) and prints its win
@@ -120,7 +120,7 @@ def evaluate(
     share = score = 0.0
     for g in range(games):
         env = gymnasium.make(
-            "Quadropolis-v0", mode=mode, players=players, seat=g % players, opponents=opponent
+            "Quadropolis-v1", mode=mode, players=players, seat=g % players, opponents=opponent
         )
         obs, info = env.reset(seed=seed + g)
         done = False
@@ -139,7 +139,7 @@ def train(args: argparse.Namespace, log: Any = sys.stdout) -> dict[str, Any]:
     rng = np.random.default_rng(args.seed)
     policy = Policy(args.hidden, args.lr, rng)
     env = gymnasium.make(
-        "Quadropolis-v0",
+        "Quadropolis-v1",
         mode=args.mode,
         players=args.players,
         seat=None,

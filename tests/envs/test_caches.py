@@ -288,7 +288,7 @@ def test_copies_of_an_encoder_and_of_the_envs_encode_the_same() -> None:
     import copy
     import pickle
 
-    from quadropolis.envs import make_gym_env, quadropolis_v0
+    from quadropolis.envs import make_gym_env, quadropolis_v1
 
     positions = GAMES[3]
     enc = Encoder()
@@ -299,7 +299,7 @@ def test_copies_of_an_encoder_and_of_the_envs_encode_the_same() -> None:
             assert _same(twin.encode(s, 1), _reference(s, 1)) and _same(enc.encode(s, 1), _reference(s, 1))
     gym_env = make_gym_env(mode="expert", players=3)
     obs, info = gym_env.reset(seed=4)
-    pz_env = quadropolis_v0.raw_env(players=3)
+    pz_env = quadropolis_v1.raw_env(players=3)
     pz_env.reset(seed=4)
     rng = random.Random(4)
     for _ in range(10):

@@ -25,7 +25,7 @@ from quadropolis.envs import (
     load_openspiel_game,
     make_gym_env,
     move_to_action,
-    quadropolis_v0,
+    quadropolis_v1,
 )
 from quadropolis.envs.openspiel_game import chance_actions_for_seed
 
@@ -78,18 +78,18 @@ def test_gymnasium_env_plays_the_same_game(ref: Reference) -> None:
     agent_turns = [k for k, s in enumerate(ref.before) if s.current_player == 0]
     for k in agent_turns:
         expected = ref.before[k]
-        assert env.state == expected  # the bots replied exactly as in the reference
+        assert env.game_state == expected  # the bots replied exactly as in the reference
         assert np.array_equal(obs, encode(expected, 0))
         assert np.array_equal(info["action_mask"], action_mask(expected))
         obs, reward, done, _, info = env.step(move_to_action(ref.moves[k]))
-    assert done and env.state == ref.final
+    assert done and env.game_state == ref.final
     result = outcome(ref.final)
     assert info["scores"] == result.totals and reward == final_rewards(result, "win_share")[0]
 
 
 def test_pettingzoo_env_plays_the_same_game(ref: Reference) -> None:
     cfg = ref.config
-    env = quadropolis_v0.raw_env(mode=cfg.mode.value, players=cfg.players, reward="margin", **cfg.variants)
+    env = quadropolis_v1.raw_env(mode=cfg.mode.value, players=cfg.players, reward="margin", **cfg.variants)
     env.reset(seed=cfg.seed)
     for expected, move in zip(ref.before, ref.moves, strict=True):
         seat = expected.current_player

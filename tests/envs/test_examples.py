@@ -1,5 +1,5 @@
 """The research examples run: a very short training of the numpy policy gradient on
-``Quadropolis-v0``, and one game of the ISMCTS head-to-head harness."""
+``Quadropolis-v1``, and one game of the ISMCTS head-to-head harness."""
 
 from __future__ import annotations
 

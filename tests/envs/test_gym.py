@@ -1,4 +1,4 @@
-"""``Quadropolis-v0``: Gymnasium's own env checker, vector envs, seeding, rewards, illegal
+"""``Quadropolis-v1``: Gymnasium's own env checker, vector envs, seeding, rewards, illegal
 actions and rendering."""
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def test_vector_envs_play_whole_games(mode: str) -> None:
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(200):
-        # after a terminal step the next action is ignored (autoreset): the mask is all zeros
-        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in info["action_mask"]]
+        # after a terminal step the next action is ignored (autoreset): the mask is all ones
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in info["action_mask"]]
         obs, reward, terminated, truncated, info = envs.step(np.array(actions))
         assert not truncated.any() and "illegal_action" not in info
         for k in np.flatnonzero(terminated):
@@ -60,7 +60,7 @@ def test_reset_with_a_seed_plays_the_engines_game_of_that_seed() -> None:
     env = make_gym_env(mode="expert", players=2, seat=0)
     obs, info = env.reset(seed=1234)
     engine = new_game(GameConfig(mode=Mode.EXPERT, players=2, seed=1234))
-    assert env.state == engine
+    assert env.game_state == engine
     assert np.array_equal(obs, encode(engine, 0)) and np.array_equal(info["action_mask"], action_mask(engine))
     again, _ = env.reset(seed=1234)
     assert np.array_equal(obs, again)
@@ -69,7 +69,7 @@ def test_reset_with_a_seed_plays_the_engines_game_of_that_seed() -> None:
     # the agent in seat 1: seat 0 (a bot) has acted before the first observation
     env1 = make_gym_env(seat=1)
     _, info = env1.reset(seed=3)
-    assert env1.state.current_player == 1 and info["seat"] == 1
+    assert env1.game_state.current_player == 1 and info["seat"] == 1
 
 
 def test_the_dense_reward_adds_up_to_the_final_score() -> None:
@@ -81,11 +81,11 @@ def test_the_dense_reward_adds_up_to_the_final_score() -> None:
         assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
         _, r, done, _, info = env.step(_random_action(info, rng))
         total += float(r)
-    result = outcome(env.state)
+    result = outcome(env.game_state)
     share = 1 / len(result.winners) if 0 in result.winners else 0.0
     assert total == pytest.approx(result.totals[0] + share)
     assert info["scores"] == result.totals and info["winners"] == result.winners
-    assert not info["action_mask"].any()
+    assert info["action_mask"].all() and env.action_masks().all()  # pgx's convention at the end
     with pytest.raises(QuadropolisError, match="episode is over"):
         env.step(0)
 
@@ -130,11 +130,13 @@ def test_render_shows_the_board_without_the_seed() -> None:
         ({"mode": "chess"}, "mode"),
         ({"players": 5}, "players"),
         ({"seat": 2}, "seat"),
-        ({"players": 3, "opponents": ["random"]}, "opponent spec"),
+        ({"players": 3, "opponents": ["random"]}, r"need 2 opponent\(s\)"),
+        ({"opponents": 42}, "an opponent is a bot spec"),
         ({"opponents": "nobody"}, "unknown bot"),
         ({"reward": "elo"}, "reward"),
         ({"illegal_action": "ignore"}, "illegal_action"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "rgb"}, "render_mode"),
+        ({"reward": "margin", "illegal_reward": -1.0}, "illegal_reward must be at most -337"),
     ],
 )
 def test_bad_options_are_config_errors(options: dict[str, object], message: str) -> None:

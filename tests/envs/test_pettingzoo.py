@@ -1,4 +1,4 @@
-"""``quadropolis_v0``: PettingZoo's own API, seed and render tests, the registry, masks,
+"""``quadropolis_v1``: PettingZoo's own API, seed and render tests, the registry, masks,
 relative observations, rewards and illegal actions."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from quadropolis import GameConfig, IllegalMoveError, Mode, new_game, outcome
-from quadropolis.envs import action_mask, encode, quadropolis_v0, views
+from quadropolis.envs import action_mask, encode, quadropolis_v1, views
 
 CONFIGS = [{}, {"mode": "expert", "players": 3, "reward": "margin", "dense_reward": 0.1}]
 
@@ -20,24 +20,24 @@ CONFIGS = [{}, {"mode": "expert", "players": 3, "reward": "margin", "dense_rewar
 @pytest.mark.filterwarnings("ignore:Observation")
 @pytest.mark.parametrize("options", CONFIGS)
 def test_pettingzoos_api_test_passes(options: dict[str, Any]) -> None:
-    api_test(quadropolis_v0.env(**options), num_cycles=300)
+    api_test(quadropolis_v1.env(**options), num_cycles=300)
 
 
 @pytest.mark.parametrize("options", CONFIGS)
 def test_pettingzoos_seed_test_passes(options: dict[str, Any]) -> None:
-    seed_test(lambda: quadropolis_v0.env(**options), num_cycles=300)
+    seed_test(lambda: quadropolis_v1.env(**options), num_cycles=300)
 
 
 def test_pettingzoos_render_test_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    render_test(lambda render_mode=None: quadropolis_v0.env(render_mode=render_mode))
+    render_test(lambda render_mode=None: quadropolis_v1.env(render_mode=render_mode))
     assert "Player 1" in capsys.readouterr().out  # "human" prints the board
 
 
 def test_the_env_is_in_pettingzoos_registry() -> None:
-    env = pettingzoo.make("aec", "quadropolis_v0", players=3)
+    env = pettingzoo.make("aec", "quadropolis_v1", players=3)
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
-    assert env.metadata["name"] == "quadropolis_v0"
+    assert env.metadata["name"] == "quadropolis_v1"
 
 
 def _play(env: Any, seed: int) -> dict[str, float]:
@@ -52,7 +52,7 @@ def _play(env: Any, seed: int) -> dict[str, float]:
 
 
 def test_observations_are_seen_from_each_agent_and_masks_only_for_the_one_to_move() -> None:
-    env = quadropolis_v0.raw_env(players=3)
+    env = quadropolis_v1.raw_env(players=3)
     env.reset(seed=4)
     engine = new_game(GameConfig(mode=Mode.CLASSIC, players=3, seed=4))
     for seat, agent in enumerate(env.possible_agents):
@@ -67,15 +67,15 @@ def test_observations_are_seen_from_each_agent_and_masks_only_for_the_one_to_mov
 
 
 def test_every_agent_gets_its_final_reward() -> None:
-    env = quadropolis_v0.env(mode="expert", players=4)
+    env = quadropolis_v1.env(mode="expert", players=4)
     total = _play(env, seed=12)
     assert sum(total.values()) == pytest.approx(1.0)  # win shares (R13)
-    margin = _play(quadropolis_v0.env(players=2, reward="margin"), seed=12)
+    margin = _play(quadropolis_v1.env(players=2, reward="margin"), seed=12)
     assert margin["player_0"] == -margin["player_1"]
 
 
 def test_dense_rewards_add_up_to_each_final_score() -> None:
-    env = quadropolis_v0.raw_env(players=2, dense_reward=1.0, reward="margin")
+    env = quadropolis_v1.raw_env(players=2, dense_reward=1.0, reward="margin")
     total = _play(env, seed=21)
     scores = outcome(env.state_of_game).totals
     assert total["player_0"] == pytest.approx(scores[0] + scores[0] - scores[1])
@@ -83,12 +83,13 @@ def test_dense_rewards_add_up_to_each_final_score() -> None:
 
 
 def test_illegal_actions(caplog: pytest.LogCaptureFixture) -> None:
-    raw = quadropolis_v0.raw_env()
+    raw = quadropolis_v1.raw_env()
     raw.reset(seed=1)
     with pytest.raises(IllegalMoveError, match="player_0: action 120"):
         raw.step(120)  # discard before taking
-    wrapped = quadropolis_v0.env()
+    wrapped = quadropolis_v1.env()
     wrapped.reset(seed=1)
     wrapped.step(120)
     assert "Illegal move" in caplog.text
-    assert wrapped.terminations["player_0"] and wrapped.rewards["player_0"] == -1
+    # the scheme's lower bound: a loss under win_share, never better than one
+    assert wrapped.terminations["player_0"] and wrapped.rewards["player_0"] == 0.0

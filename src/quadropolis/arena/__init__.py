@@ -9,7 +9,7 @@ and the shared option helpers :mod:`quadropolis.cli.options`; optional: Ray, mat
 from __future__ import annotations
 
 from .command import add_arena_command
-from .stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
+from .stats import Z95, bradley_terry, mean_sd, pairwise_results, rating_against, wilson_interval
 from .tournament import (
     BACKENDS,
     ArenaError,
@@ -17,6 +17,7 @@ from .tournament import (
     Fixture,
     GameResult,
     TournamentResult,
+    entrant_bot,
     entrant_labels,
     lineup,
     play_game,
@@ -26,6 +27,7 @@ from .tournament import (
 
 __all__ = [
     "BACKENDS",
+    "Z95",
     "ArenaError",
     "EntrantStats",
     "Fixture",
@@ -33,11 +35,13 @@ __all__ = [
     "TournamentResult",
     "add_arena_command",
     "bradley_terry",
+    "entrant_bot",
     "entrant_labels",
     "lineup",
     "mean_sd",
     "pairwise_results",
     "play_game",
+    "rating_against",
     "run_tournament",
     "schedule",
     "wilson_interval",

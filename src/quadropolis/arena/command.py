@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import BOT_NAMES, LEVEL_DETAILS, make_bot
+from ..bots import BOT_NAMES, LEVEL_DETAILS
 from ..cli.options import RULES_EPILOG, CliError, add_variant_options, load_json_text, positive_int
 from ..config import GameConfig
 from ..tiles import Mode
@@ -24,7 +24,16 @@ from .report import (
     plot_scores,
     write_results,
 )
-from .tournament import BACKENDS, PLOT_HINT, RAY_HINT, ArenaError, _import_optional, run_tournament
+from .tournament import (
+    BACKENDS,
+    PLOT_HINT,
+    PYTHON_SPEC,
+    RAY_HINT,
+    ArenaError,
+    _import_optional,
+    entrant_bot,
+    run_tournament,
+)
 
 # --------------------------------------------------------------------------- command line
 
@@ -72,7 +81,10 @@ def _epilog() -> str:
         "           c=, pw_c=, pw_alpha= (tuning), horizon=N (rollout actions per player\n"
         "           before exact scoring; 0 = to the end), credit=X (VP per unused resource there)\n"
         f"{levels}\n"
-        "  (in the arena every bot uses 1 search process: workers=... is ignored, trees=... is not)\n\n"
+        "  (in the arena every bot uses 1 search process: workers=... is ignored, trees=... is not)\n"
+        "  python:MODULE:ATTR  a Bot, a Bot class or an RL policy ((observation, action_mask) -> action,\n"
+        "           or an object with SB3's predict) from your code; MODULE is imported from the\n"
+        "           working directory or the Python path (see quadropolis.envs.evaluate)\n\n"
         "output (--out): .json keeps every game (seed, bot per seat, scores, winners and the game\n"
         "record, replayable with 'quadropolis replay') and the summary; .csv has one row per\n"
         "game x seat (game, seed, seat, bot, entrant, score, winner, win_share, the VP of each\n"
@@ -213,8 +225,10 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         all_parks_absorb=args.all_parks_absorb,
     )
     jobs: int = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if any(s.strip().startswith(PYTHON_SPEC) for s in specs) and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # python:module:attribute finds modules here, as python -m does
     for spec in specs:
-        make_bot(spec, workers=1, trusted=True)
+        entrant_bot(spec)
     if args.out:
         output_format(args.out)
         _check_writable(args.out)

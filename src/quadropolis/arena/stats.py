@@ -24,7 +24,15 @@ Z95: Final = 1.959963984540054
 #: Ratings average this (Elo scale).
 RATING_ANCHOR: Final = 1500.0
 
-__all__ = ["RATING_ANCHOR", "Z95", "bradley_terry", "mean_sd", "pairwise_results", "wilson_interval"]
+__all__ = [
+    "RATING_ANCHOR",
+    "Z95",
+    "bradley_terry",
+    "mean_sd",
+    "pairwise_results",
+    "rating_against",
+    "wilson_interval",
+]
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -121,3 +129,35 @@ def bradley_terry(
         if change < tolerance:
             break
     return [anchor + 400.0 * math.log10(x) for x in p]
+
+
+def rating_against(results: Iterable[tuple[float, float]], *, prior: float = 1.0) -> float:
+    """The Elo-scale rating of one player whose opponents' ratings are held fixed: the maximum
+    likelihood of the Bradley-Terry model (as :func:`bradley_terry`) over pairwise results
+    ``(opponent's rating, score)`` (1 win, ½ draw, 0 loss), with ``prior`` virtual drawn games
+    against each distinct opponent rating (must be > 0, so the rating is finite). Found by
+    bisection: the expected score rises with the rating."""
+    if prior <= 0:
+        raise ValueError("prior must be positive")
+    observed = list(results)
+    if not observed:
+        raise ValueError("need at least one result")
+    for _, score in observed:
+        if not 0.0 <= score <= 1.0:
+            raise ValueError(f"a pairwise score is between 0 and 1, got {score}")
+    # (opponent's rating, score, weight): the results, then the prior's virtual draws
+    terms = [(r, score, 1.0) for r, score in observed] + [
+        (r, 0.5, prior) for r in sorted({r for r, _ in observed})
+    ]
+
+    def surplus(x: float) -> float:  # observed minus expected score: decreasing in x
+        return math.fsum(w * (score - 1.0 / (1.0 + 10.0 ** ((r - x) / 400.0))) for r, score, w in terms)
+
+    lo, hi = min(r for r, _, _ in terms) - 4000.0, max(r for r, _, _ in terms) + 4000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if surplus(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2

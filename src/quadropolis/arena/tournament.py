@@ -12,8 +12,9 @@ often. In a **round robin** there are more entrants than seats: every group of N
 (``itertools.combinations`` order) plays ``games`` games, its k-th game with seed
 ``seed + k`` (every group sees the same layouts) and the group's i-th member in seat
 ``(i + k) mod N`` (:func:`schedule`). Every game is played by
-:func:`quadropolis.bots.play_match` with fresh bots built by ``make_bot(spec, workers=1,
-trusted=True, time_caps=False)`` (parallelism is across games; a level's root-parallel trees
+:func:`quadropolis.bots.play_match` with fresh bots built by :func:`entrant_bot`
+(``make_bot(spec, workers=1, trusted=True, time_caps=False)``, or a policy's
+``python:module:attribute``) (parallelism is across games; a level's root-parallel trees
 are searched one after another, with the same moves as in two processes, and its time cap
 is dropped), so any game is reproducible alone and the results do not depend on the
 backend, the number of jobs or the load (only the measured thinking times do).
@@ -22,6 +23,17 @@ backend, the number of jobs or the load (only the measured thinking times do).
 of ``jobs`` processes (in-process when ``jobs == 1``); ``"ray"`` runs each game as a Ray task,
 on a local Ray started with ``num_cpus=jobs`` or on an existing cluster (``ray_address``);
 Ray is the optional extra ``quadropolis[ray]``.
+
+**Policies as entrants.** A spec ``python:module:attribute`` imports ``module`` and takes its
+``attribute`` (dotted for nested ones): a :class:`~quadropolis.bots.Bot` (used as it is), a
+``Bot`` subclass (made with no arguments) or anything else taken as an RL policy, a callable
+``(observation, action_mask) -> action`` or an object with SB3's ``predict``, played by
+``quadropolis.envs.PolicyBot`` on raw observations (put a ``PolicyBot(policy,
+normalize=True)`` in the module for a policy trained on normalised ones). The module is
+imported again in each worker process: it must be importable there (the command line puts the
+working directory first on ``sys.path``, as ``python -m`` does). Only the command line and
+the library take such specs; ``make_bot`` never does (a saved record or a network client
+cannot make a process import code).
 
 The statistics (Wilson intervals, the Bradley-Terry rating) are in :mod:`quadropolis.arena.stats`."""
 
@@ -40,7 +52,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..bots import make_bot, play_match
+from ..bots import Bot, make_bot, play_match
 from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..record import GameRecord
@@ -49,11 +61,13 @@ from .stats import RATING_ANCHOR, bradley_terry, mean_sd, pairwise_results, wils
 
 __all__ = [
     "BACKENDS",
+    "PYTHON_SPEC",
     "ArenaError",
     "EntrantStats",
     "Fixture",
     "GameResult",
     "TournamentResult",
+    "entrant_bot",
     "entrant_labels",
     "lineup",
     "play_game",
@@ -62,6 +76,8 @@ __all__ = [
 ]
 
 BACKENDS: Final = ("local", "ray")
+#: The prefix of an entrant imported from Python code: ``python:module:attribute``.
+PYTHON_SPEC: Final = "python:"
 FORMAT: Final = "quadropolis-arena/1"
 RAY_HINT: Final = "pip install 'quadropolis[ray]'"
 PLOT_HINT: Final = "pip install 'quadropolis[plot]'"
@@ -87,6 +103,37 @@ class ArenaError(QuadropolisError):
 
 
 # --------------------------------------------------------------------------- games
+
+
+def entrant_bot(spec: str) -> Bot:
+    """The bot of an entrant's spec: ``make_bot(spec, workers=1, trusted=True,
+    time_caps=False)``, or for ``python:module:attribute`` the attribute as a bot (see the
+    module docstring). Raises :class:`ArenaError` for a Python spec that cannot be loaded,
+    :class:`~quadropolis.ConfigError` for a bad bot spec."""
+    spec = spec.strip()
+    if not spec.startswith(PYTHON_SPEC):
+        return make_bot(spec, workers=1, trusted=True, time_caps=False)
+    module_name, _, attribute = spec[len(PYTHON_SPEC) :].partition(":")
+    if not module_name or not attribute:
+        raise ArenaError(f"bot {spec!r}: write python:module:attribute, e.g. python:mypolicy:policy")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ArenaError(
+            f"bot {spec!r}: cannot import {module_name} ({e}); is it on the Python path?"
+        ) from None
+    for name in attribute.split("."):
+        try:
+            obj = getattr(obj, name)
+        except AttributeError:
+            raise ArenaError(f"bot {spec!r}: {module_name} has no attribute {attribute}") from None
+    if isinstance(obj, type) and issubclass(obj, Bot):
+        obj = obj()
+    if isinstance(obj, Bot):
+        return obj
+    from ..envs import PolicyBot  # an RL policy: numpy and the encoder, only when one enters
+
+    return PolicyBot(obj, name=spec)
 
 
 def lineup(entrants: int, game: int) -> tuple[int, ...]:
@@ -186,7 +233,7 @@ def play_game(
     seats = fixture.seats
     bots_specs = tuple(specs[e].strip() for e in seats)
     config = dataclasses.replace(template, seed=seed + fixture.offset)
-    bots = [make_bot(s, workers=1, trusted=True, time_caps=False) for s in bots_specs]
+    bots = [entrant_bot(s) for s in bots_specs]
     m = play_match(config, bots)
     out = m.outcome
     record = GameRecord.of_game(config, m.moves, m.final, seats=bots_specs, result_of=out).to_json()
@@ -431,7 +478,7 @@ def _check(
     if backend not in BACKENDS:
         raise ArenaError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
     for spec in specs:
-        make_bot(spec, workers=1, trusted=True)  # raises ConfigError for an unknown bot or option
+        entrant_bot(spec)  # raises ConfigError for an unknown bot or option, ArenaError for python:
 
 
 def _run_local(

@@ -7,7 +7,7 @@ rewards need it), so ``*_ratio`` divides the raw engine's figure *with* final sc
 adapter's (the goal: at most 3); the engine's figure without scoring is shown too. What each
 adapter does per move on top of the engine: the Gymnasium env encodes the agent's observation
 and mask at each of its steps (its bot opponents only pick moves); the PettingZoo env
-(``quadropolis_v0.env()`` with PettingZoo's wrappers, and ``raw_env()``) encodes the acting
+(``quadropolis_v1.env()`` with PettingZoo's wrappers, and ``raw_env()``) encodes the acting
 agent's observation and mask; the OpenSpiel game lists the legal actions through pyspiel and
 deals each round through 25 chance nodes. A random legal action is drawn from a mask's
 ``mask.nonzero()[0]``, the cheapest numpy call for it (``np.flatnonzero`` wraps it in two
@@ -61,7 +61,7 @@ def engine_moves(mode: Mode, players: int, seconds: float, seed: int = 0, score:
 
 
 def gym_moves(mode: Mode, players: int, seconds: float, seed: int = 0) -> float:
-    """``Quadropolis-v0`` (seat 0, ``random`` opponents): agent steps with a random action of
+    """``Quadropolis-v1`` (seat 0, ``random`` opponents): agent steps with a random action of
     ``info["action_mask"]``; the opponents' moves count too."""
 
     from ..envs import make_gym_env
@@ -81,7 +81,7 @@ def gym_moves(mode: Mode, players: int, seconds: float, seed: int = 0) -> float:
 
 
 def pettingzoo_moves(mode: Mode, players: int, seconds: float, seed: int = 0, wrapped: bool = True) -> float:
-    """``quadropolis_v0.env()`` (PettingZoo's wrappers; ``raw_env()`` if not ``wrapped``):
+    """``quadropolis_v1.env()`` (PettingZoo's wrappers; ``raw_env()`` if not ``wrapped``):
     ``last()``, then a random action of the observation's ``action_mask``."""
 
     from ..envs import make_pettingzoo_env

@@ -4,19 +4,25 @@ contract, over :mod:`.actions`, :mod:`.layout`, :mod:`.encoder`, :mod:`.tables`,
 and :mod:`.rewards`) and one episode module (:mod:`.episode`: the mask check, the move and
 the rewards of a step).
 
-- ``gymnasium.make("Quadropolis-v0", ...)``: one seat for the agent, the other seats played by
+- ``gymnasium.make("Quadropolis-v1", ...)``: one seat for the agent, the other seats played by
   bots (:class:`~quadropolis.envs.gym_env.QuadropolisEnv`); registered when this package is
-  imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v0")`` works alone.
-- ``pettingzoo.make("aec", "quadropolis_v0")`` (registered when this package is imported) or
-  ``from quadropolis.envs import quadropolis_v0; quadropolis_v0.env()``: the PettingZoo AEC env.
+  imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v1")`` works alone.
+- ``pettingzoo.make("aec", "quadropolis_v1")`` (registered when this package is imported) or
+  ``from quadropolis.envs import quadropolis_v1; quadropolis_v1.env()``: the PettingZoo AEC env.
 - ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
   ``pyspiel``; then ``pyspiel.load_game("python_quadropolis", {"mode": "expert"})``.
+
+The research kit around them: opponents as objects (:mod:`.opponents`: bot specs, bots or
+policies, and :class:`PolicyBot`, a policy playing as a bot), self-play and a league
+(:class:`quadropolis.envs.selfplay.SelfPlay`), the evaluation protocol (:func:`evaluate`,
+:mod:`.evaluation`) and pictures of the table (:mod:`.picture`, ``render_mode="rgb_array"``).
 
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open-spiel): ``pip install
 'quadropolis[rl]'``. Importing this package needs numpy only (gymnasium and PettingZoo, when
 installed, get their registrations); each adapter module imports its own framework. May import
-the standard library, numpy and those frameworks, the rules core and the public package
-``quadropolis.bots``.
+the standard library, numpy, Pillow and those frameworks, the rules core and the public
+packages ``quadropolis.bots`` and ``quadropolis.arena`` (whose statistics and seating
+:func:`evaluate` shares).
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ from .encoding import (
     observation_text,
     views,
 )
+from .evaluation import LADDER_RATINGS, Evaluation, evaluate
+from .opponents import PolicyBot, as_policy, make_opponent
 
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
@@ -51,15 +59,15 @@ if TYPE_CHECKING:
     from .gym_env import QuadropolisEnv
 
 #: Gymnasium id of the single-agent env.
-GYM_ID = "Quadropolis-v0"
-#: PettingZoo name of the AEC env (module ``quadropolis.envs.quadropolis_v0``).
-PETTINGZOO_NAME = "quadropolis_v0"
+GYM_ID = "Quadropolis-v1"
+#: PettingZoo name of the AEC env (module ``quadropolis.envs.quadropolis_v1``).
+PETTINGZOO_NAME = "quadropolis_v1"
 #: OpenSpiel short name of the game.
 OPENSPIEL_NAME = "python_quadropolis"
 
 
 def register() -> None:
-    """Register ``Quadropolis-v0`` with gymnasium and ``quadropolis_v0`` with PettingZoo's AEC
+    """Register ``Quadropolis-v1`` with gymnasium and ``quadropolis_v1`` with PettingZoo's AEC
     registry, each if installed (idempotent). Done when this package is imported."""
     try:
         import gymnasium
@@ -72,9 +80,9 @@ def register() -> None:
         import pettingzoo
     except ImportError:
         return
-    # PettingZoo has a registry since 1.27 (before, only the module convention quadropolis_v0)
+    # PettingZoo has a registry since 1.27 (before, only the module convention quadropolis_v1)
     registry = getattr(pettingzoo, "aec_registry", None)
-    if registry is not None and "quadropolis-v0" not in registry:
+    if registry is not None and "quadropolis-v1" not in registry:
         pettingzoo.register("aec", PETTINGZOO_NAME, entry_point="quadropolis.envs.pettingzoo_env:env")
 
 
@@ -86,8 +94,8 @@ def make_gym_env(**options: Any) -> QuadropolisEnv:
 
 
 def make_pettingzoo_env(wrapped: bool = True, **options: Any) -> AECEnv:
-    """The PettingZoo AEC env: ``quadropolis_v0.env(**options)`` (with PettingZoo's wrappers),
-    or ``quadropolis_v0.raw_env(**options)`` if not ``wrapped``."""
+    """The PettingZoo AEC env: ``quadropolis_v1.env(**options)`` (with PettingZoo's wrappers),
+    or ``quadropolis_v1.raw_env(**options)`` if not ``wrapped``."""
     from .pettingzoo_env import env, raw_env
 
     return env(**options) if wrapped else raw_env(**options)
@@ -107,6 +115,7 @@ __all__ = [
     "ACTION_DISCARD",
     "GYM_ID",
     "KIND_CODES",
+    "LADDER_RATINGS",
     "LAYOUT",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -115,15 +124,20 @@ __all__ = [
     "REWARDS",
     "ActionError",
     "Encoder",
+    "Evaluation",
     "Part",
+    "PolicyBot",
     "action_mask",
     "action_to_move",
+    "as_policy",
     "encode",
+    "evaluate",
     "final_rewards",
     "layout_table",
     "legal_actions",
     "load_openspiel_game",
     "make_gym_env",
+    "make_opponent",
     "make_pettingzoo_env",
     "move_to_action",
     "observation_text",

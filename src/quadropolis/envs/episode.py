@@ -2,8 +2,10 @@
 
 The Gymnasium env and the PettingZoo env play every action through :meth:`Episode.play`;
 they and the OpenSpiel game take the rewards of a finished game from :func:`end_rewards`; an
-illegal action that ends a game is worth :data:`ILLEGAL_REWARD` by default. So a change to a
-reward, or to what an illegal action does to one, lands here once. What each adapter adds is
+illegal action that ends a game (Gymnasium's ``illegal_action="terminate"``, PettingZoo's
+``env()``) is worth :attr:`Episode.illegal_reward`, by default the scheme's lower bound
+(:func:`~.rewards.illegal_reward`). So a change to a reward, or to what an illegal action does
+to one, lands here once. What each adapter adds is
 its framework's bookkeeping (whose turn, infos, terminations, observations).
 
 OpenSpiel checks its actions itself (``apply_action_with_legality_check`` against
@@ -16,8 +18,6 @@ inline, with no Python call more per step (see the README's adapter figures).
 
 from __future__ import annotations
 
-from typing import Final
-
 import numpy as np
 import numpy.typing as npt
 
@@ -27,27 +27,28 @@ from ..outcome import Outcome, outcome, projected_score
 from ..rules import apply_unchecked, explain_illegal
 from ..state import GameState
 from .actions import NUM_ACTIONS, action_to_move
-from .rewards import final_rewards
+from .rewards import check_illegal_reward, final_rewards
 
-__all__ = ["ILLEGAL_REWARD", "Episode", "end_rewards", "refusal"]
-
-#: The reward of the seat whose illegal action ends the game (the Gymnasium env's default
-#: ``illegal_reward``; the PettingZoo env's ``TerminateIllegalWrapper``).
-ILLEGAL_REWARD: Final = -1.0
+__all__ = ["Episode", "end_rewards", "refusal"]
 
 
 class Episode:
     """The engine's state of one game, its reward scheme (:data:`~.rewards.REWARDS`), the
-    dense-reward coefficient (0: none) and each seat's projected score after its last build
-    (what the dense reward is the change of)."""
+    dense-reward coefficient (0: none), each seat's projected score after its last build
+    (what the dense reward is the change of) and :attr:`illegal_reward`, the reward of an
+    illegal action that ends the game: ``illegal``, or by default the scheme's bound
+    (:func:`~.rewards.check_illegal_reward` refuses a higher one with ``ConfigError``)."""
 
-    __slots__ = ("dense", "scheme", "scores", "state")
+    __slots__ = ("dense", "illegal_reward", "scheme", "scores", "state")
 
-    def __init__(self, state: GameState, scheme: str, dense: float = 0.0) -> None:
+    def __init__(
+        self, state: GameState, scheme: str, dense: float = 0.0, illegal: float | None = None
+    ) -> None:
         self.state = state
         self.scheme = scheme
         self.dense = dense
         self.scores = [0] * state.config.players
+        self.illegal_reward = check_illegal_reward(state.config.mode, scheme, dense, illegal)
 
     def play(self, seat: int, action: int, mask: npt.NDArray[np.int8]) -> float | None:
         """Apply ``action`` for ``seat``, the player to move, if ``mask`` (the legal actions

@@ -1,8 +1,8 @@
-"""``quadropolis_v0``: the PettingZoo AEC env, every seat an agent.
+"""``quadropolis_v1``: the PettingZoo AEC env, every seat an agent.
 
-Create it with ``pettingzoo.make("aec", "quadropolis_v0", **options)`` (registered when
-``quadropolis.envs`` is imported) or ``from quadropolis.envs import quadropolis_v0;
-quadropolis_v0.env(**options)``. ``raw_env`` is the env without PettingZoo's wrappers.
+Create it with ``pettingzoo.make("aec", "quadropolis_v1", **options)`` (registered when
+``quadropolis.envs`` is imported) or ``from quadropolis.envs import quadropolis_v1;
+quadropolis_v1.env(**options)``. ``raw_env`` is the env without PettingZoo's wrappers.
 
 ==================  =============================================================================
 Agents              ``player_0`` ... ``player_{n-1}`` (seat numbers; ``player_0`` holds the mayor
@@ -12,25 +12,41 @@ Action space        ``Discrete(121)`` (:mod:`quadropolis.envs.encoding`: takes 0
                     100-119, discard 120)
 Observation space   ``Dict(observation=Box(0, high, (2409,), float32), action_mask=Box(0, 1, (121,),
                     int8))``: the observing agent's view, seats relative to it
-                    (:data:`~quadropolis.envs.encoding.LAYOUT`)
+                    (:data:`~quadropolis.envs.encoding.LAYOUT`); ``Box(0, 1, ...)`` with
+                    ``normalize=True`` (each value divided by its bound)
+Global state        ``state()``: the position seen from ``player_0`` (absolute seats, the same
+                    encoding, normalised with ``normalize``) for a centralised critic (MAPPO...);
+                    ``state_space``
 Action mask         the observing agent's legal actions; all zeros for an agent not to move and
                     once the game is over (PettingZoo's classic convention)
 Rewards             at the end of the game, to every agent: ``reward="win_share"`` (R13: 1, 1/k
                     for a k-way tie, 0) or ``"margin"`` (own VP minus the best other VP); plus, if
                     ``dense_reward=c`` is not 0, ``c`` times the change of an agent's exact
                     projected score at each of its builds
-Illegal actions     ``env()`` ends the game giving the offender -1 (PettingZoo's
-                    ``TerminateIllegalWrapper``); ``raw_env`` raises ``IllegalMoveError``
-Render modes        ``"ansi"`` returns the engine's text board (the seed hidden); ``"human"`` prints it
+Illegal actions     ``env()`` ends the game giving the offender ``illegal_reward`` (PettingZoo's
+                    ``TerminateIllegalWrapper``), by default the lowest return a legal finish can
+                    bring (:func:`~quadropolis.envs.rewards.illegal_reward`: 0 for ``win_share``,
+                    -337 Classic and -773 Expert for ``margin``); ``raw_env`` raises
+                    ``IllegalMoveError``
+Render modes        ``"ansi"`` returns the engine's text board (the seed hidden); ``"human"`` prints
+                    it; ``"rgb_array"``: an H x W x 3 ``uint8`` picture of the table
 ==================  =============================================================================
 
 Options: ``mode`` (``"classic"`` | ``"expert"``), ``players`` (2-4), ``reward``,
-``dense_reward``, ``render_mode``, ``urbanist_blocks``, ``all_parks_absorb``. ``reset(seed=S)``
-plays the engine's game with seed ``S``; ``reset()`` draws a seed from a generator that the
-last seeded reset re-seeded. No ``parallel_env``: Quadropolis is strictly turn-based, so the
-parallel API would only ever hold one acting agent.
+``dense_reward``, ``illegal_reward``, ``normalize``, ``render_mode``, ``urbanist_blocks``,
+``all_parks_absorb``. ``reset(seed=S)`` plays the engine's game with seed ``S``; ``reset()``
+draws a seed from a generator that the last seeded reset re-seeded.
 
-Version history: v0, first release.
+**The parallel API.** Quadropolis is strictly turn-based, so there is no ``parallel_env`` of
+its own; PettingZoo's ``pettingzoo.utils.conversions.turn_based_aec_to_parallel(env())``
+gives one (it passes ``parallel_api_test``): at every step all agents are in the dict, the
+one to move acts (its mask has its legal actions) and every other agent's action is ignored
+(its mask is all zeros; send any action, e.g. 0).
+
+Version history: v1 (``quadropolis_v1``): ``env()``'s illegal action is worth the scheme's
+lower bound by default (was -1, which beat losing under ``margin``); new options
+``illegal_reward``, ``normalize`` and ``render_mode="rgb_array"``, ``state()``. v0, first
+release.
 """
 
 from __future__ import annotations
@@ -58,7 +74,9 @@ from .encoding import (
     observation_high,
     shared_action_mask,
 )
-from .episode import ILLEGAL_REWARD, Episode
+from .episode import Episode
+from .opponents import normalizer
+from .rewards import check_illegal_reward
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -67,8 +85,8 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
     """The raw AEC env (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
-        "name": "quadropolis_v0",
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "name": "quadropolis_v1",
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -79,6 +97,8 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         players: int = 2,
         reward: str = "win_share",
         dense_reward: float = 0.0,
+        illegal_reward: float | None = None,
+        normalize: bool = False,
         render_mode: str | None = None,
         urbanist_blocks: str = "lines",
         all_parks_absorb: bool = False,
@@ -96,6 +116,12 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         )
         self.reward_scheme = check_reward(reward)
         self.dense_reward = float(dense_reward)
+        #: What ``env()``'s ``TerminateIllegalWrapper`` gives an illegal action (the raw env raises).
+        self.illegal_reward = check_illegal_reward(
+            game_mode, self.reward_scheme, self.dense_reward, illegal_reward
+        )
+        self.normalize = bool(normalize)
+        self._scale = normalizer() if self.normalize else None
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(
                 f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
@@ -103,9 +129,12 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        high = np.ones(OBSERVATION_SIZE, np.float32) if self.normalize else observation_high()
+        #: The space of :meth:`state`.
+        self.state_space = spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, observation_high(), (OBSERVATION_SIZE,), np.float32),
+                "observation": spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
@@ -140,7 +169,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
             all_parks_absorb=self._base.all_parks_absorb,
         )
         self._state = new_game(config)
-        self._episode = Episode(self._state, self.reward_scheme, self.dense_reward)
+        self._episode = Episode(self._state, self.reward_scheme, self.dense_reward, self.illegal_reward)
         self._encoder.reset()
         self._mask = None
         self._rewarded = False  # whether self.rewards may hold a non-zero value
@@ -161,7 +190,19 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
             mask = (self._current_mask() if self._mask is None else self._mask).copy()
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
-        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+        return {"observation": self._encode(state, seat), "action_mask": mask}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state for a centralised critic: the position seen from ``player_0``
+        (absolute seats; normalised with ``normalize``), in :attr:`state_space`. Public
+        information only, like every observation."""
+        return self._encode(self._require_state(), 0)
+
+    def _encode(self, state: GameState, seat: int) -> npt.NDArray[np.float32]:
+        obs = self._encoder.encode(state, seat)
+        if self._scale is not None:
+            obs *= self._scale
+        return obs
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -202,9 +243,13 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode is None or self._state is None:
             return None
+        if self.render_mode == "rgb_array":
+            from .picture import table_picture  # Pillow: imported only by who draws
+
+            return table_picture(self._state)
         text = str(observe(self._state))
         if self.render_mode == "human":
             print(text)
@@ -241,10 +286,11 @@ def raw_env(**options: Any) -> QuadropolisAEC:
 
 def env(**options: Any) -> AECEnv[str, ObsDict, int]:
     """The AEC env with PettingZoo's standard wrappers: an illegal action ends the game with
-    -1 for the offender (``TerminateIllegalWrapper``), out-of-range actions are asserted and the
-    call order is enforced."""
-    e: AECEnv[str, ObsDict, int] = raw_env(**options)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
+    the raw env's ``illegal_reward`` for the offender (``TerminateIllegalWrapper``; by default
+    the scheme's lower bound), out-of-range actions are asserted and the call order is
+    enforced."""
+    raw = raw_env(**options)
+    e: AECEnv[str, ObsDict, int] = wrappers.TerminateIllegalWrapper(raw, illegal_reward=raw.illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e

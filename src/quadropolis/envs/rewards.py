@@ -1,16 +1,34 @@
-"""The reward schemes of a finished game and their bounds. :mod:`.episode` pays them; every
-adapter takes them from there, so a change of a reward lands here or there, once."""
+"""The reward schemes of a finished game, their bounds and the penalty of an illegal action.
+:mod:`.episode` pays them; every adapter takes them from there, so a change of a reward lands
+here or there, once.
+
+**The illegal-action penalty** (:func:`illegal_reward`) is, by default, the lowest return the
+rest of an episode could bring by legal play: the scheme's lower bound (:func:`reward_bounds`)
+minus, with a dense reward ``c``, ``|c|`` times the widest swing of a projected score
+(:func:`score_bounds`). Ending a game by an illegal action can therefore never pay better
+than any legal way to finish it (a ``margin`` agent losing to ``greedy`` by 45 VP learned to
+end its games on purpose when the penalty was -1). A penalty chosen by hand must not exceed
+that bound either (:func:`check_illegal_reward`).
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
-from ..errors import QuadropolisError
+from ..errors import ConfigError, QuadropolisError
 from ..outcome import Outcome
 from ..tiles import Mode
 from .layout import TILE_ENERGY, TILE_INHABITANTS
 
-__all__ = ["REWARDS", "check_reward", "final_rewards", "reward_bounds", "score_bounds"]
+__all__ = [
+    "REWARDS",
+    "check_illegal_reward",
+    "check_reward",
+    "final_rewards",
+    "illegal_reward",
+    "reward_bounds",
+    "score_bounds",
+]
 
 
 #: Reward schemes: ``win_share`` (1 for a sole win, 1/k for a k-way tie on every R13
@@ -52,3 +70,28 @@ def reward_bounds(mode: Mode, scheme: str) -> tuple[float, float]:
         return 0.0, 1.0
     low, high = score_bounds(mode)
     return float(low - high), float(high - low)
+
+
+def illegal_reward(mode: Mode, scheme: str, dense: float = 0.0) -> float:
+    """The default reward of an illegal action that ends the game: the lowest return the rest
+    of an episode can bring by legal play under ``scheme`` with dense coefficient ``dense``
+    (see the module docstring): 0 for ``win_share`` without dense rewards (a loss), -337 for
+    Classic ``margin``."""
+    low, high = score_bounds(mode)
+    return reward_bounds(mode, scheme)[0] - abs(dense) * (high - low)
+
+
+def check_illegal_reward(mode: Mode, scheme: str, dense: float, value: float | None) -> float:
+    """``value`` if it is at most :func:`illegal_reward` (``None``: that bound). Raises
+    :class:`~quadropolis.ConfigError` for a penalty that could beat a legal finish."""
+    bound = illegal_reward(mode, scheme, dense)
+    if value is None:
+        return bound
+    value = float(value)
+    if not value <= bound:  # NaN is refused too
+        raise ConfigError(
+            f"illegal_reward must be at most {bound:g}, the lowest return of a legal finish under "
+            f"reward={scheme!r} with dense_reward={dense:g} (so that ending a game on purpose never "
+            f"pays), got {value:g}"
+        )
+    return value

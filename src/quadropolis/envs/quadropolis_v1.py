@@ -1,5 +1,5 @@
-"""PettingZoo's module convention: ``from quadropolis.envs import quadropolis_v0``, then
-``quadropolis_v0.env()`` (wrapped) or ``quadropolis_v0.raw_env()``. See
+"""PettingZoo's module convention: ``from quadropolis.envs import quadropolis_v1``, then
+``quadropolis_v1.env()`` (wrapped) or ``quadropolis_v1.raw_env()``. See
 :mod:`quadropolis.envs.pettingzoo_env`."""
 
 from __future__ import annotations

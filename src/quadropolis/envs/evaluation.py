@@ -1,0 +1,231 @@
+"""The evaluation protocol: :func:`evaluate` plays a policy against opponents as the arena
+would and reports its win share, mean VP and margin with 95% intervals, and a rating on the
+bots' ladder, so that published numbers are comparable.
+
+**Protocol** (the arena's, :mod:`quadropolis.arena`): the entrants are the policy (entrant 0)
+and the opponents (entrants 1 to N-1, in the order given); game ``g`` (0-based) is the engine's
+game with seed ``seed + g`` and seats entrant ``i`` in seat ``(i + g) mod N``
+(:func:`quadropolis.arena.lineup`), so over a multiple of N games the policy plays every seat
+equally often; every bot given by its spec is built afresh for each game with
+``make_bot(spec, workers=1, trusted=True, time_caps=False)`` and draws from
+``quadropolis.bots.bot_rng(seed + g, seat)`` (:func:`quadropolis.bots.play_match`). The same
+games are played by ``quadropolis arena --games G --seed S --bot python:module:policy --bot
+greedy`` (the policy as ``--bot python:module:attribute``), with the same results for a
+deterministic policy. Report the env version, mode, players, opponents, games and seed.
+
+**Figures.** Win share: 1 for a sole win, 1/k in a k-way tie (R13), with its 95% Wilson
+interval (:func:`quadropolis.arena.wilson_interval`). Mean VP and mean margin (own final VP
+minus the best other final VP), each with a 95% normal interval, mean ± 1.96 sd / sqrt(n)
+(:func:`quadropolis.arena.mean_sd`). **Rating**: in 2-player games against bots of the ladder
+(:data:`LADDER_RATINGS`), the policy's Bradley-Terry rating with the opponents' ratings held
+at their ladder values (:func:`quadropolis.arena.rating_against`: the arena's method, R13
+pairwise results, one virtual draw per opponent); ``None`` otherwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..arena import Z95, lineup, mean_sd, rating_against, wilson_interval
+from ..bots import Bot, make_bot, play_match
+from ..config import GameConfig
+from ..errors import ConfigError
+from ..outcome import Outcome
+from ..tiles import Mode
+from .opponents import Opponent, PolicyBot
+
+__all__ = ["LADDER_RATINGS", "Evaluation", "evaluate"]
+
+#: The bots' ratings on the ladder's scale (2-player games; README, "Difficulty levels":
+#: ``quadropolis arena --ratings`` over the ladder, ``hard`` against ``greedy`` and the round
+#: robin of each mode, measured 2026-11-22). Elo units, 400 points = 10:1 odds.
+LADDER_RATINGS: Final[dict[Mode, dict[str, float]]] = {
+    Mode.CLASSIC: {
+        "random": 429.0,
+        "easy": 1076.0,
+        "greedy": 1600.0,
+        "medium": 1719.0,
+        "hard": 1997.0,
+        "expert": 2178.0,
+    },
+    Mode.EXPERT: {
+        "random": 292.0,
+        "easy": 1061.0,
+        "medium": 1708.0,
+        "greedy": 1749.0,
+        "hard": 2085.0,
+        "expert": 2104.0,
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What :func:`evaluate` measured (see the module docstring): the policy's figures with
+    their 95% intervals, the protocol's parameters, and each game's ``(seed, seat, VP,
+    margin, win share)``."""
+
+    mode: str
+    players: int
+    opponents: tuple[str, ...]
+    games: int
+    seed: int
+    win_share: float
+    win_share_ci95: tuple[float, float]
+    mean_vp: float
+    mean_vp_ci95: tuple[float, float]
+    margin: float
+    margin_ci95: tuple[float, float]
+    rating: float | None
+    results: tuple[tuple[int, int, int, int, float], ...]
+
+    def __str__(self) -> str:
+        lo, hi = self.win_share_ci95
+        rating = "" if self.rating is None else f", rating {self.rating:.0f}"
+        return (
+            f"{self.games} games, {self.mode}, {self.players} players, against {', '.join(self.opponents)} "
+            f"(seeds {self.seed}-{self.seed + self.games - 1}, seats rotated): "
+            f"win share {self.win_share:.1%} ({lo:.1%}-{hi:.1%}), "
+            f"mean VP {self.mean_vp:.1f} ({_span(self.mean_vp_ci95)}), "
+            f"margin {self.margin:+.1f} ({_span(self.margin_ci95)}){rating}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _span(ci: tuple[float, float]) -> str:
+    return f"{ci[0]:.1f} to {ci[1]:.1f}"
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    mean, sd = mean_sd(values)
+    half = Z95 * sd / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return mean, (mean - half, mean + half)
+
+
+def _label(opponent: Opponent, k: int) -> str:
+    if isinstance(opponent, str):
+        return opponent.strip()
+    if isinstance(opponent, Bot):
+        return opponent.name
+    return f"policy#{k}"
+
+
+def evaluate(
+    policy: Any,
+    opponents: Opponent | Sequence[Opponent] = "greedy",
+    *,
+    mode: str = "classic",
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    normalize: bool = False,
+    urbanist_blocks: str = "lines",
+    all_parks_absorb: bool = False,
+) -> Evaluation:
+    """Play ``games`` games of ``policy`` against ``opponents`` by the protocol of the module
+    docstring and return its figures. ``policy``: a callable ``(observation, action_mask) ->
+    action``, an object with SB3's ``predict`` or a :class:`~quadropolis.bots.Bot`
+    (:mod:`.opponents`); it sees observations in [0, 1] if ``normalize``. ``opponents``: one
+    for every other seat, or one per other seat (bot specs, bots or policies). Played in this
+    process, one game after another. Raises :class:`~quadropolis.ConfigError` for bad
+    arguments, :class:`~quadropolis.bots.BotError` if the policy plays outside the mask."""
+    template = _template(mode, players, games, urbanist_blocks, all_parks_absorb)
+    others = _opponent_list(opponents, players)
+    me = policy if isinstance(policy, Bot) else PolicyBot(policy, normalize=normalize)
+    ladder = LADDER_RATINGS[template.mode]
+    rated = players == 2 and all(isinstance(o, str) and o.strip().lower() in ladder for o in others)
+    results: list[tuple[int, int, int, int, float]] = []
+    pairs: list[tuple[float, float]] = []  # (opponent's ladder rating, policy's pairwise score)
+    for g in range(games):
+        seats = lineup(players, g)  # seats[seat] = the entrant there
+        config = dataclasses.replace(template, seed=seed + g)
+        out = play_match(config, [_entrant(e, me, others, normalize) for e in seats]).outcome
+        results.append(_result(config.seed, seats.index(0), out))
+        if rated:
+            pairs += _ladder_pairs(seats, out, others, ladder)
+    wins = math.fsum(r[4] for r in results)
+    mean_vp, vp_ci = _mean_ci([float(r[2]) for r in results])
+    mean_margin, margin_ci = _mean_ci([float(r[3]) for r in results])
+    return Evaluation(
+        mode=template.mode.value,
+        players=players,
+        opponents=tuple(_label(o, k + 1) for k, o in enumerate(others)),
+        games=games,
+        seed=seed,
+        win_share=wins / games,
+        win_share_ci95=wilson_interval(min(wins, games), games),
+        mean_vp=mean_vp,
+        mean_vp_ci95=vp_ci,
+        margin=mean_margin,
+        margin_ci95=margin_ci,
+        rating=rating_against(pairs) if rated else None,
+        results=tuple(results),
+    )
+
+
+def _template(
+    mode: str, players: int, games: int, urbanist_blocks: str, all_parks_absorb: bool
+) -> GameConfig:
+    """The games' configuration without a seed; :class:`ConfigError` for a bad argument."""
+    try:
+        game_mode = Mode(mode)
+    except ValueError:
+        raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+    template = GameConfig(
+        mode=game_mode, players=players, urbanist_blocks=urbanist_blocks, all_parks_absorb=all_parks_absorb
+    )
+    if games < 1:
+        raise ConfigError(f"games must be at least 1, got {games}")
+    return template
+
+
+def _opponent_list(opponents: Opponent | Sequence[Opponent], players: int) -> list[Opponent]:
+    """One opponent per other seat; a bad bot spec fails here, before any game."""
+    others = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (players - 1)
+    if len(others) != players - 1:
+        raise ConfigError(f"{players} players need {players - 1} opponent(s), got {len(others)}")
+    for o in others:
+        if isinstance(o, str):
+            make_bot(o, workers=1, trusted=True)
+    return others
+
+
+def _entrant(i: int, me: Bot, others: Sequence[Opponent], normalize: bool) -> Bot:
+    """Entrant ``i``'s bot (0: the policy evaluated); bot specs are made fresh for each game,
+    as in the arena."""
+    if i == 0:
+        return me
+    o = others[i - 1]
+    if isinstance(o, str):
+        return make_bot(o, workers=1, trusted=True, time_caps=False)
+    if isinstance(o, Bot):
+        return o
+    return PolicyBot(o, name=f"policy#{i}", normalize=normalize)
+
+
+def _result(seed: int, mine: int, out: Outcome) -> tuple[int, int, int, int, float]:
+    """(seed, the policy's seat, its VP, its margin over the best other seat, its win share)."""
+    vp = out.totals[mine]
+    margin = vp - max(v for s, v in enumerate(out.totals) if s != mine)
+    return (seed, mine, vp, margin, 1 / len(out.winners) if mine in out.winners else 0.0)
+
+
+def _ladder_pairs(
+    seats: Sequence[int], out: Outcome, others: Sequence[Opponent], ladder: Mapping[str, float]
+) -> list[tuple[float, float]]:
+    """(opponent's ladder rating, the policy's pairwise score by R13 places) per opponent."""
+    mine = seats.index(0)
+    pairs = []
+    for s, e in enumerate(seats):
+        if e:
+            a, b = out.ranks[mine], out.ranks[s]
+            pairs.append(
+                (ladder[str(others[e - 1]).strip().lower()], 1.0 if a < b else 0.0 if a > b else 0.5)
+            )
+    return pairs
