@@ -230,6 +230,33 @@ def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]
     return [(value, MOVES[k]) for value, k in to_native(state).greedy_values()]
 
 
+#: One root move's statistics from the native search: (move, visits, summed win share, summed
+#: value in VP) for the player to move at the root.
+RootMove = tuple[Move, int, float, float]
+
+
+def search_native(
+    state: GameState,
+    seed: int,
+    iterations: int | None,
+    seconds: float | None,
+    *,
+    c: float,
+    pw_c: float,
+    pw_alpha: float,
+    horizon: int | None,
+    credit: float,
+    bias: float,
+) -> list[RootMove]:
+    """One tree of :func:`quadropolis.bots.mcts.search`, searched natively (the GIL released,
+    so threads can search trees in parallel): the root's children in expansion order with
+    their statistics. ``seed``: 0 to 2**63 - 1; ``seconds``: the time budget from now;
+    ``bias`` > 0 computes greedy's prior at the root natively. ``ValueError`` for an option
+    out of range or a finished game."""
+    moves, _ = to_native(state).search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias)
+    return [(MOVES[m], visits, wins, value) for m, visits, wins, value in moves]
+
+
 def apply_native(ns: _native.State, move: Move) -> None:
     """Play ``move`` on ``ns`` in place; an illegal move raises the Python engine's
     :class:`IllegalMoveError` with the Python engine's explanation."""
@@ -250,5 +277,6 @@ __all__ = [
     "random_playout_native",
     "score_city_native",
     "score_native",
+    "search_native",
     "to_native",
 ]
