@@ -236,7 +236,7 @@ RootMove = tuple[Move, int, float, float]
 
 
 def search_native(
-    state: GameState,
+    state: GameState | _native.State,
     seed: int,
     iterations: int | None,
     seconds: float | None,
@@ -252,8 +252,9 @@ def search_native(
     so threads can search trees in parallel): the root's children in expansion order with
     their statistics. ``seed``: 0 to 2**63 - 1; ``seconds``: the time budget from now;
     ``bias`` > 0 computes greedy's prior at the root natively. ``ValueError`` for an option
-    out of range or a finished game."""
-    moves, _ = to_native(state).search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias)
+    out of range or a finished game (and for a ``GameState`` the native validation refuses)."""
+    ns = to_native(state) if isinstance(state, GameState) else state
+    moves, _ = ns.search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias)
     return [(MOVES[m], visits, wins, value) for m, visits, wins, value in moves]
 
 

@@ -140,24 +140,33 @@ def search(
     game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`.
     ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum]``
     for the player to move at the root (what the analysis shows); the search is the same.
-    ``root_prior`` (a value in VP per root move, the best 0, the others below) orders the
-    root's children and, with ``bias`` > 0, adds the progressive bias
+    ``root_prior`` (a value in VP per root move, the best 0, the others below; by default
+    :func:`greedy_prior` when ``bias`` > 0) orders the root's children and, with ``bias``
+    > 0, adds the progressive bias
     ``bias * prior / (MARGIN_SCALE * (visits + 1))`` to their selection value: a move the
     prior finds worse needs evidence to be tried often, and the bias fades as it gets it."""
     native = pinned(engine)
     if native is not None:
-        options = (c, pw_c, pw_alpha, horizon, credit, root_stats, bias)
-        return _search_native(native, root_state, seed, iterations, deadline, *options)
-    options_py = (c, pw_c, pw_alpha, horizon, credit, root_stats, root_prior, bias)
+        try:
+            ns = native.to_native(root_state)
+        except ValueError:  # a hand-built state the compiled engine refuses: Python searches it
+            ns = None
+        if ns is not None:
+            return _search_native(
+                native, ns, seed, iterations, deadline, c, pw_c, pw_alpha, horizon, credit, root_stats, bias
+            )
+    if root_prior is None and bias > 0:
+        root_prior = greedy_prior(root_state)
+    options = (c, pw_c, pw_alpha, horizon, credit, root_stats, root_prior, bias)
     if engine is None:
-        return _search_python(root_state, seed, iterations, deadline, *options_py)
+        return _search_python(root_state, seed, iterations, deadline, *options)
     with using("python"):
-        return _search_python(root_state, seed, iterations, deadline, *options_py)
+        return _search_python(root_state, seed, iterations, deadline, *options)
 
 
 def _search_native(
     native: ModuleType,
-    root_state: GameState,
+    ns: Any,
     seed: int,
     iterations: int | None,
     deadline: float | None,
@@ -169,10 +178,11 @@ def _search_native(
     root_stats: dict[str, list[float]] | None,
     bias: float,
 ) -> dict[str, int]:
-    """:func:`search` by the compiled engine (``quadropolis.native.search_native``)."""
+    """:func:`search` by the compiled engine (``quadropolis.native.search_native``) from the
+    native state ``ns``."""
     seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
     found = native.search_native(
-        root_state,
+        ns,
         seed,
         iterations,
         seconds,
@@ -380,10 +390,8 @@ class MCTSBot(Bot):
         start = time.perf_counter()
         native = pinned(self.engine)
         params = self.params
-        if self.bias > 0:
+        if self.bias > 0:  # the search computes greedy's prior (natively or not)
             params = {**params, "bias": self.bias}
-            if native is None:
-                params["root_prior"] = greedy_prior(state)
         if self.workers == 1 or len(seeds) == 1:
             share = None if seconds is None else seconds / len(seeds)
             return [
