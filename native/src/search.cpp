@@ -30,6 +30,7 @@ struct Node {
     int32_t visits = 0;
     double reward[MAX_PLAYERS] = {0, 0, 0, 0};  // summed per player
 };
+static_assert(sizeof(Node) == 56, "docs/native.md gives the node's size");
 
 // mcts.evaluate: (value per player, winners) of a finished game (totals; winners by R13) or
 // a truncated one (totals plus `credit` per unused resource; the best value wins).
