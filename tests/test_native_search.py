@@ -17,7 +17,7 @@ from quadropolis import GameConfig, GameState, Mode, engine
 from quadropolis import _native as nat
 from quadropolis.bots import MCTSBot, make_bot, observe, play_match, search
 from quadropolis.errors import ConfigError, QuadropolisError
-from quadropolis.native import search_native, to_native
+from quadropolis.native import SearchOptions, search_native, to_native
 from quadropolis.rules import apply_unchecked, legal_moves
 
 CASES = [(mode, players) for mode in (Mode.CLASSIC, Mode.EXPERT) for players in (2, 3, 4)]
@@ -73,13 +73,14 @@ def test_native_search_returns_legal_moves(mode: Mode, players: int) -> None:
 
 def test_native_search_is_deterministic_for_a_seed_across_processes() -> None:
     obs = _position(Mode.EXPERT, 3, seed=5, actions=11)
-    found = search_native(obs, 12345, 300, None, **OPTIONS)
-    assert search_native(obs, 12345, 300, None, **OPTIONS) == found
-    assert search_native(obs, 12346, 300, None, **OPTIONS) != found
+    found = search_native(obs, 12345, 300, None, SearchOptions(**OPTIONS))
+    assert search_native(obs, 12345, 300, None, SearchOptions(**OPTIONS)) == found
+    assert search_native(obs, 12346, 300, None, SearchOptions(**OPTIONS)) != found
     code = (
-        "import random; from quadropolis import Mode; from quadropolis.native import search_native\n"
+        "from quadropolis import Mode; from quadropolis.native import SearchOptions, search_native\n"
         "from test_native_search import OPTIONS, _position\n"
-        "print(repr(search_native(_position(Mode.EXPERT, 3, 5, 11), 12345, 300, None, **OPTIONS)))"
+        "obs = _position(Mode.EXPERT, 3, 5, 11)\n"
+        "print(repr(search_native(obs, 12345, 300, None, SearchOptions(**OPTIONS))))"
     )
     here = __file__.rpartition("/")[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=here)
@@ -101,7 +102,7 @@ def test_native_trees_in_threads_play_the_moves_of_one_thread() -> None:
 def test_time_budget_ends_the_search() -> None:
     obs = _position(Mode.CLASSIC, 4, seed=1, actions=2)
     t = time.perf_counter()
-    found = search_native(obs, 1, None, 0.05, **OPTIONS)
+    found = search_native(obs, 1, None, 0.05, SearchOptions(**OPTIONS))
     assert time.perf_counter() - t < 1.0 and sum(v for _, v, _, _ in found) > 0
 
 

@@ -8,7 +8,7 @@ no engine: callers choose. Standard library, core modules and ``quadropolis._nat
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, NamedTuple
 
 from . import _native
 from .buildings import BuildingType
@@ -235,26 +235,33 @@ def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]
 RootMove = tuple[Move, int, float, float]
 
 
+class SearchOptions(NamedTuple):
+    """The tuning options of one search: :func:`quadropolis.bots.mcts.search`'s, with the same
+    meanings (``horizon`` None: the mode's default)."""
+
+    c: float
+    pw_c: float
+    pw_alpha: float
+    horizon: int | None
+    credit: float
+    bias: float
+
+
 def search_native(
     state: GameState | _native.State,
     seed: int,
     iterations: int | None,
     seconds: float | None,
-    *,
-    c: float,
-    pw_c: float,
-    pw_alpha: float,
-    horizon: int | None,
-    credit: float,
-    bias: float,
+    options: SearchOptions,
 ) -> list[RootMove]:
     """One tree of :func:`quadropolis.bots.mcts.search`, searched natively (the GIL released,
     so threads can search trees in parallel): the root's children in expansion order with
     their statistics. ``seed``: 0 to 2**63 - 1; ``seconds``: the time budget from now;
-    ``bias`` > 0 computes greedy's prior at the root natively. ``ValueError`` for an option
-    out of range or a finished game (and for a ``GameState`` the native validation refuses)."""
+    ``options.bias`` > 0 computes greedy's prior at the root natively. ``ValueError`` for an
+    option out of range or a finished game (and for a ``GameState`` the native validation
+    refuses)."""
     ns = to_native(state) if isinstance(state, GameState) else state
-    moves, _ = ns.search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias)
+    moves, _ = ns.search(seed, iterations, seconds, *options)
     return [(MOVES[m], visits, wins, value) for m, visits, wins, value in moves]
 
 
@@ -270,6 +277,7 @@ def apply_native(ns: _native.State, move: Move) -> None:
 
 __all__ = [
     "ABI",
+    "SearchOptions",
     "apply_native",
     "config_of",
     "from_native",

@@ -152,16 +152,15 @@ def search(
         except ValueError:  # a hand-built state the compiled engine refuses: Python searches it
             ns = None
         if ns is not None:
-            return _search_native(
-                native, ns, seed, iterations, deadline, c, pw_c, pw_alpha, horizon, credit, root_stats, bias
-            )
+            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias)
+            return _search_native(native, ns, seed, iterations, deadline, options, root_stats)
     if root_prior is None and bias > 0:
         root_prior = greedy_prior(root_state)
-    options = (c, pw_c, pw_alpha, horizon, credit, root_stats, root_prior, bias)
+    tuning = (c, pw_c, pw_alpha, horizon, credit, root_stats, root_prior, bias)
     if engine is None:
-        return _search_python(root_state, seed, iterations, deadline, *options)
+        return _search_python(root_state, seed, iterations, deadline, *tuning)
     with using("python"):
-        return _search_python(root_state, seed, iterations, deadline, *options)
+        return _search_python(root_state, seed, iterations, deadline, *tuning)
 
 
 def _search_native(
@@ -170,29 +169,13 @@ def _search_native(
     seed: int,
     iterations: int | None,
     deadline: float | None,
-    c: float,
-    pw_c: float,
-    pw_alpha: float,
-    horizon: int | None,
-    credit: float,
+    options: Any,
     root_stats: dict[str, list[float]] | None,
-    bias: float,
 ) -> dict[str, int]:
-    """:func:`search` by the compiled engine (``quadropolis.native.search_native``) from the
-    native state ``ns``."""
+    """:func:`search` by the compiled engine from the native state ``ns`` with
+    ``quadropolis.native.SearchOptions``."""
     seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    found = native.search_native(
-        ns,
-        seed,
-        iterations,
-        seconds,
-        c=c,
-        pw_c=pw_c,
-        pw_alpha=pw_alpha,
-        horizon=horizon,
-        credit=credit,
-        bias=bias,
-    )
+    found = native.search_native(ns, seed, iterations, seconds, options)
     if root_stats is not None:
         for move, visits, wins, value in found:
             root_stats[str(move)] = [float(visits), wins, value]
