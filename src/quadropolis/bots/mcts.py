@@ -40,8 +40,8 @@
   (:func:`quadropolis.engine.current`) or pinned (``engine="native"``), each tree is searched
   in C++ (``native/src/search.cpp``, docs/native.md): the same algorithm, options, prior and
   random draws, so for a seed it returns the very visit counts this module's Python search
-  returns (tested), at 20-60 times the speed; its trees run in threads (the search releases
-  the GIL). ``engine="python"`` pins this module's search on the pure-Python engine, so the
+  returns (tested), 17 to 31 times faster (README, "Performance"); its trees run in threads
+  (the search releases the GIL). ``engine="python"`` pins this module's search on the pure-Python engine, so the
   two can meet in one arena.
 """
 
@@ -368,8 +368,9 @@ class MCTSBot(Bot):
     def _search_trees(
         self, state: GameState, seeds: list[int], per: int | None, seconds: float | None
     ) -> list[dict[str, int]]:
-        """Root visit counts of one tree per seed: in parallel processes when ``workers`` > 1
-        (each may use all of ``seconds``), else one after another (each its share of it)."""
+        """Root visit counts of one tree per seed: in parallel (threads for the native search,
+        processes for the Python one) when ``workers`` > 1 (each may use all of ``seconds``),
+        else one after another (each its share of it)."""
         start = time.perf_counter()
         native = pinned(self.engine)
         params = self.params
