@@ -40,7 +40,7 @@
   (:func:`quadropolis.engine.current`) or pinned (``engine="native"``), each tree is searched
   in C++ (``native/src/search.cpp``, docs/native.md): the same algorithm, options, prior and
   random draws, so for a seed it returns the very visit counts this module's Python search
-  returns (tested), 17 to 31 times faster (README, "Performance"); its trees run in threads
+  returns (tested), 23 to 36 times faster (README, "Performance"); its trees run in threads
   (the search releases the GIL). ``engine="python"`` pins this module's search on the pure-Python engine, so the
   two can meet in one arena.
 """
