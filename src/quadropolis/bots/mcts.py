@@ -41,8 +41,8 @@
   in C++ (``native/src/search.cpp``, docs/native.md): the same algorithm, options, prior and
   random draws, so for a seed it returns the very visit counts this module's Python search
   returns (tested), 23 to 36 times faster (README, "Performance"); its trees run in threads
-  (the search releases the GIL). ``engine="python"`` pins this module's search on the pure-Python engine, so the
-  two can meet in one arena.
+  (the search releases the GIL). ``engine="python"`` pins this module's search on the
+  pure-Python engine, so the two can meet in one arena.
 """
 
 from __future__ import annotations
