@@ -2,13 +2,15 @@
 so that the tile manifest, the site, the city geometries and the VP tables have one source.
 
 Run by CMake at build time with the build's Python and ``PYTHONPATH=<repo>/src`` (the core
-package imports only the standard library): ``python gen_tables.py OUTPUT``."""
+package and ``quadropolis.bots``, for the search's rollout prior, import only the standard
+library): ``python gen_tables.py OUTPUT``."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+from quadropolis.bots.policy import _SYN, _TILE_GAIN as _PRIOR_TILE_GAIN
 from quadropolis.buildings import BuildingType
 from quadropolis.city import _FLOORS_BY_TYPE, _VP_BY_TYPE, GEOMETRY, RESOURCE_MAX
 from quadropolis.moves import DISCARD, move_number
@@ -140,6 +142,18 @@ def main(out: Path) -> None:
         array("OFFICE_VP", "int", flat([list(r) for r in OFFICE_VP]), "[group size, capped at 5][floors] (R15)"),
         array("PAIR_VP", "int", list(PAIR_VP_BY_TYPE), "[type]: factory VP per adjacent building of that type"),
         array("MONUMENT_VP", "int", list(MONUMENT_VP_BY_TYPE), "[type]: monument VP per adjacent building"),
+        array(
+            "SYNERGY",
+            "int8_t",
+            flat([list(row) for row in _SYN]),
+            "[type a][type b]: the rollout prior's rough VP of a beside b (bots.policy._SYNERGY)",
+        ),
+        array(
+            "PRIOR_TILE_GAIN",
+            "int8_t",
+            list(_PRIOR_TILE_GAIN),
+            "[tile id]: printed inhabitants + energy, as the prior counts them (bots.policy)",
+        ),
         f"inline constexpr unsigned USES_ENERGY_MASK = {sum(1 << int(t) for t in USES_ENERGY)};  // bit per type\n",
         f"inline constexpr unsigned USES_INHABITANT_MASK = {sum(1 << int(t) for t in USES_INHABITANT)};  // bit per type\n",
         "}  // namespace quadropolis::tables\n",

@@ -5,8 +5,9 @@
 # bad-input pytest tests against that extension, with libasan preloaded into CPython (which is
 # not instrumented; leak detection off: CPython keeps memory at exit by design).
 #   scripts/sanitize.sh           everything
-#   scripts/sanitize.sh --short   CI: the native tests, the bad-input tests and the quick
-#                                 differential tests (not the 10,000-state and greedy runs)
+#   scripts/sanitize.sh --short   CI: the native tests, the bad-input tests, the search tests
+#                                 and the quick differential tests (not the 10,000-state and
+#                                 greedy runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +31,7 @@ fi
 "$ROOT/venv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall \
     -C build-dir="$ROOT/extension" -C cmake.build-type=RelWithDebInfo .
 
-echo "== differential and bad-input tests (sanitized)"
+echo "== differential, bad-input and search tests (sanitized)"
 # libstdc++ preloaded too: ASan intercepts __cxa_throw only if libstdc++ is there when it starts
 # (CPython itself does not link it), else the first C++ exception aborts.
 PRELOAD="$(${CXX:-g++} -print-file-name=libasan.so) $(${CXX:-g++} -print-file-name=libstdc++.so)"
@@ -42,5 +43,5 @@ export LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_
 venv/bin/python -c "import quadropolis._native as n; assert '/build/sanitize/venv/' in n.__file__, n.__file__"
 [[ $(ldd venv/lib/python3*/site-packages/quadropolis/_native*.so) == *libasan* ]] || { echo "not sanitized" >&2; exit 1; }
 venv/bin/python -m pytest -q -p no:cacheprovider --rootdir=../.. -c /dev/null "${SELECT[@]}" \
-    ../../tests/native/test_binding.py ../../tests/native/test_differential.py
+    ../../tests/native/test_binding.py ../../tests/native/test_differential.py ../../tests/native/test_search.py
 echo "sanitize.sh: clean"

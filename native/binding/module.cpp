@@ -27,6 +27,7 @@
 #include "quadropolis/greedy.hpp"
 #include "quadropolis/random.hpp"
 #include "quadropolis/scoring.hpp"
+#include "quadropolis/search.hpp"
 
 namespace nb = nanobind;
 using namespace quadropolis;
@@ -208,6 +209,51 @@ nb::list greedy_list(const State& s) {
     return out;
 }
 
+constexpr int64_t MAX_INT64 = 0x7FFFFFFFFFFFFFFFll;
+
+// A float (an int is taken too), finite, within [lo, hi].
+double to_double_in(nb::handle value, const char* what, double lo, double hi) {
+    PyObject* o = value.ptr();
+    if (PyBool_Check(o) || !(PyFloat_Check(o) || PyLong_Check(o)))
+        throw nb::type_error((std::string(what) + " must be a number").c_str());
+    const double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    if (!(v >= lo && v <= hi))  // NaN and the infinities fail too
+        throw nb::value_error((std::string(what) + " must be a finite number between " + std::to_string(lo) + " and " +
+                               std::to_string(hi)).c_str());
+    return v;
+}
+
+// search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias): one tree,
+// searched without the GIL; ([(move, visits, wins, value)] of the root's children in
+// expansion order, simulations run). `iterations`, `seconds` and `horizon` may be None.
+nb::tuple search_tree(const State& s, nb::handle seed, nb::handle iterations, nb::handle seconds, nb::handle c,
+                      nb::handle pw_c, nb::handle pw_alpha, nb::handle horizon, nb::handle credit, nb::handle bias) {
+    SearchOptions o;
+    const uint64_t tree_seed = static_cast<uint64_t>(to_int_in(seed, "seed", 0, MAX_INT64));
+    o.iterations = iterations.is_none() ? -1 : to_int_in(iterations, "iterations", 1, MAX_INT64);
+    o.seconds = seconds.is_none() ? -1.0 : to_double_in(seconds, "seconds", 0.0, 1e6);
+    if (o.iterations < 0 && o.seconds < 0) throw nb::value_error("search needs iterations or seconds");
+    if (is_over(s)) throw nb::value_error("the game is over: there is nothing to search");
+    o.c = to_double_in(c, "c", 0.0, 1e6);
+    o.pw_c = to_double_in(pw_c, "pw_c", 1e-9, 1e6);
+    o.pw_alpha = to_double_in(pw_alpha, "pw_alpha", 0.0, 1.0);
+    o.horizon = horizon.is_none() ? -1 : static_cast<int>(to_int_in(horizon, "horizon", 0, 1000));
+    o.credit = to_double_in(credit, "credit", 0.0, 1e6);
+    o.bias = to_double_in(bias, "bias", 0.0, 1e6);
+    SearchResult result;
+    {
+        nb::gil_scoped_release unlocked;
+        search(s, tree_seed, o, result);
+    }
+    nb::list moves;
+    for (int i = 0; i < result.count; i++) {
+        const RootMove& m = result.moves[i];
+        moves.append(nb::make_tuple(m.move, m.visits, m.wins, m.value));
+    }
+    return nb::make_tuple(moves, result.iterations);
+}
+
 State make_new_state(nb::handle mode, nb::handle players, nb::handle seed, nb::handle first_player,
                      nb::handle square_variant, nb::handle all_parks_absorb) {
     Config c;
@@ -250,7 +296,9 @@ NB_MODULE(_native, m) {
         .def("score", &score_player, nb::arg("player"), nb::arg("all_parks_absorb"))
         .def("random_playout", &playout, nb::arg("mt"))
         .def("random_playout_seeded", &playout_seeded, nb::arg("seed"))
-        .def("greedy_values", &greedy_list);
+        .def("greedy_values", &greedy_list)
+        .def("search", &search_tree, nb::arg("seed"), nb::arg("iterations").none(), nb::arg("seconds").none(), nb::arg("c"),
+             nb::arg("pw_c"), nb::arg("pw_alpha"), nb::arg("horizon").none(), nb::arg("credit"), nb::arg("bias"));
     m.def("new_state", &make_new_state, nb::arg("mode"), nb::arg("players"), nb::arg("seed"), nb::arg("first_player"),
           nb::arg("square_variant"), nb::arg("all_parks_absorb") = nb::bool_(false));
     m.def("score_city", &score_cells, nb::arg("mode"), nb::arg("cells"), nb::arg("inhabitants"), nb::arg("energy"),

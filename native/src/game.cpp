@@ -141,36 +141,43 @@ void build(State& s, int move) {
 
 namespace {
 
-// Every round's layout of the last game configuration seen (per thread): a layout depends on
-// (seed, mode, players, round) alone, so a playout's later rounds cost a copy. All rounds are
-// drawn together, their string-seeded generators set up in lockstep (Random::seed_texts).
+// The round layouts of the last game configuration seen (per thread): a layout depends on
+// (seed, mode, players, round) alone, so a playout's later rounds cost a copy. Rounds drawn
+// together have their string-seeded generators set up in lockstep (Random::seed_texts).
 struct Layouts {
     bool valid = false;
     int64_t seed = 0;
     int mode = 0, players = 0;
+    uint32_t drawn = 0;  // bit (round - 1): that round's layout is here
     int16_t site[t::MAX_ROUNDS][SITE_SQUARES];
     uint32_t face_down[t::MAX_ROUNDS];
 };
 
-void draw_layouts(const Config& config, Layouts& out) {
-    const int rounds = t::ROUNDS[config.mode];
+// Draws the rounds of bitmask `rounds` (bit round - 1) into `out`.
+void draw_layouts(const Config& config, uint32_t rounds, Layouts& out) {
     char texts[t::MAX_ROUNDS][48];  // "quadropolis/" + at most 20 characters of seed + "/" + round
     const char* text_of[t::MAX_ROUNDS] = {};
     size_t lengths[t::MAX_ROUNDS] = {};
-    for (int r = 0; r < rounds; r++) {
-        const int n = std::snprintf(texts[r], sizeof texts[r], "quadropolis/%lld/%d", static_cast<long long>(config.seed), r + 1);
-        text_of[r] = texts[r];
-        lengths[r] = static_cast<size_t>(n);
+    int round_of[t::MAX_ROUNDS] = {};
+    int count = 0;
+    for (int r = 0; r < t::ROUNDS[config.mode]; r++) {
+        if (!(rounds >> r & 1u)) continue;
+        const int n = std::snprintf(texts[count], sizeof texts[count], "quadropolis/%lld/%d", static_cast<long long>(config.seed), r + 1);
+        text_of[count] = texts[count];
+        lengths[count] = static_cast<size_t>(n);
+        round_of[count++] = r;
     }
+    if (count == 0) return;
     Random rng[t::MAX_ROUNDS];
-    Random::seed_texts(rng, text_of, lengths, rounds);
-    for (int r = 0; r < rounds; r++) {
+    Random::seed_texts(rng, text_of, lengths, count);
+    for (int g = 0; g < count; g++) {
+        const int r = round_of[g];
         int16_t* site = out.site[r];
         const int16_t* ids = t::ROUND_TILES + (config.mode * t::MAX_ROUNDS + r) * SITE_SQUARES;
         for (int q = 0; q < SITE_SQUARES; q++) site[q] = ids[q];
         // The engine's own Fisher-Yates shuffle: one float per swap (state.lay_out).
         for (int i = SITE_SQUARES - 1; i > 0; i--) {
-            const int j = static_cast<int>(rng[r].random() * (i + 1));
+            const int j = static_cast<int>(rng[g].random() * (i + 1));
             const int16_t tile = site[i];
             site[i] = site[j];
             site[j] = tile;
@@ -179,11 +186,18 @@ void draw_layouts(const Config& config, Layouts& out) {
         for (int q = 0; q < SITE_SQUARES; q++)
             if (t::TILE_MIN_PLAYERS[site[q]] > config.players) hidden |= 1u << q;  // R4
         out.face_down[r] = hidden;
+        out.drawn |= 1u << r;
     }
-    out.valid = true;
-    out.seed = config.seed;
-    out.mode = config.mode;
-    out.players = config.players;
+}
+
+// Which rounds to draw when `round` is missing: a new game (round 1: a playout will want them
+// all) or a second miss draws every round still missing, in lockstep; the first miss of a
+// seed after round 1 draws that round alone (a search's rollout from a freshly sampled seed
+// usually stops in the next round: five generators would cost five times one).
+uint32_t rounds_to_draw(const Layouts& cache, int round, int rounds) {
+    const uint32_t all = (1u << rounds) - 1;
+    if (round == 1 || cache.drawn != 0) return all & ~cache.drawn & ~((1u << (round - 1)) - 1);
+    return 1u << (round - 1);
 }
 
 }  // namespace
@@ -195,8 +209,14 @@ void lay_out(const Config& config, int round, int16_t site[SITE_SQUARES], uint32
         *face_down = 0;
         return;
     }
-    if (!last.valid || last.seed != config.seed || last.mode != config.mode || last.players != config.players)
-        draw_layouts(config, last);
+    if (!last.valid || last.seed != config.seed || last.mode != config.mode || last.players != config.players) {
+        last.valid = true;
+        last.seed = config.seed;
+        last.mode = config.mode;
+        last.players = config.players;
+        last.drawn = 0;
+    }
+    if (!(last.drawn >> (round - 1) & 1u)) draw_layouts(config, rounds_to_draw(last, round, t::ROUNDS[config.mode]), last);
     std::memcpy(site, last.site[round - 1], sizeof last.site[round - 1]);
     *face_down = last.face_down[round - 1];
 }

@@ -8,8 +8,10 @@
 #include "quadropolis/fields.hpp"
 #include "quadropolis/game.hpp"
 #include "quadropolis/greedy.hpp"
+#include "quadropolis/policy.hpp"
 #include "quadropolis/random.hpp"
 #include "quadropolis/scoring.hpp"
+#include "quadropolis/search.hpp"
 
 namespace {
 
@@ -229,6 +231,52 @@ void test_greedy_values_shape() {
 
 }  // namespace
 
+// The search from positions of every mode and player count, mid-round and at a build: root
+// moves legal and distinct, visits summing to the simulations run, the same result for the
+// same seed, and the prior's orders and rollout moves legal on the way.
+void test_search() {
+    for (int mode = 0; mode <= 1; mode++) {
+        for (int players = 2; players <= 4; players++) {
+            Config c{11, static_cast<int8_t>(mode), static_cast<int8_t>(players), 0, mode == 1, false};
+            State s = new_state(c);
+            Random rng;
+            rng.seed_signed(players);
+            MoveList scratch;
+            for (int k = 0; k < 5 * players + mode; k++) {
+                const int m = rollout_move(s, rng, scratch);
+                CHECK(is_legal(s, m));
+                do_apply(s, m);
+            }
+            MoveList ordered, legal;
+            ordered_moves(s, ordered);
+            legal_moves(s, legal);
+            CHECK(ordered.count >= 1 && ordered.count <= legal.count);
+            for (int i = 0; i < ordered.count; i++) CHECK(is_legal(s, ordered.moves[i]));
+            SearchOptions o;
+            o.iterations = 150;
+            o.bias = mode == 1 ? 1.0 : 0.0;
+            SearchResult a, b;
+            CHECK(search(s, 7, o, a) && search(s, 7, o, b));
+            CHECK(a.count >= 1 && a.count == b.count && a.iterations == b.iterations);
+            int64_t visits = 0;
+            for (int i = 0; i < a.count; i++) {
+                CHECK(is_legal(s, a.moves[i].move) && a.moves[i].move == b.moves[i].move);
+                CHECK(a.moves[i].visits == b.moves[i].visits && a.moves[i].value == b.moves[i].value);
+                for (int j = 0; j < i; j++) CHECK(a.moves[j].move != a.moves[i].move);
+                visits += a.moves[i].visits;
+            }
+            CHECK(visits == a.iterations && a.iterations <= o.iterations);
+        }
+    }
+    State over = new_state(Config{3, 0, 2, 0, false, false});
+    Random rng;
+    rng.seed_signed(3);
+    uint8_t played[MAX_GAME_MOVES];
+    random_playout(over, rng, played);
+    SearchResult none;
+    CHECK(!search(over, 1, SearchOptions{}, none) && none.count == 0);
+}
+
 int main() {
     test_random_known_answers();
     test_random_state_round_trip();
@@ -238,6 +286,7 @@ int main() {
     test_hand_built_city();
     test_validation_rejects();
     test_greedy_values_shape();
+    test_search();
     std::printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

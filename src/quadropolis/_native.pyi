@@ -51,6 +51,24 @@ class State:
         played. The generator stays inside."""
     def greedy_values(self) -> list[tuple[tuple[int, ...], int]]:
         """``[(value, move number)]`` of GreedyBot.values, in legal-move order."""
+    def search(
+        self,
+        seed: int,
+        iterations: int | None,
+        seconds: float | None,
+        c: float,
+        pw_c: float,
+        pw_alpha: float,
+        horizon: int | None,
+        credit: float,
+        bias: float,
+    ) -> tuple[list[tuple[int, int, float, float]], int]:
+        """One tree of bots.mcts.search from this state (its seed is replaced by each
+        iteration's determinisation), seeded with ``seed`` (0 to 2**63 - 1), for
+        ``iterations`` (>= 1) and/or ``seconds`` (>= 0); ``horizon`` None: the mode's
+        default. The GIL is released while it runs. Returns ([(move, visits, summed win
+        share, summed value)] of the root's children in expansion order, simulations run).
+        ValueError for a finished game, no budget or an option out of range."""
 
 def new_state(
     mode: int,

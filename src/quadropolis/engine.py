@@ -117,6 +117,25 @@ def using(choice: str) -> Iterator[str]:
         select(before)
 
 
+def pinned(choice: str | None) -> ModuleType | None:
+    """The engine a caller pins (a bot spec's ``engine=``): :mod:`quadropolis.native` for
+    ``"native"`` (:class:`ConfigError` saying why when the compiled engine cannot be loaded),
+    None for ``"python"``, the selected engine for None. Selects nothing."""
+    if choice is None:
+        return current()
+    if choice not in ("python", "native"):
+        raise ConfigError(f"an engine is 'python' or 'native', got {quote(choice)}")
+    if choice == "python":
+        return None
+    module = native if native is not None else _load_native()
+    if module is None:
+        raise ConfigError(
+            f"engine=native, but the compiled engine is not available ({unavailable}); reinstall "
+            "the package with a C++17 compiler (pip install -e .) or use engine=python"
+        )
+    return module
+
+
 def choice() -> str:
     """What ``QUADROPOLIS_ENGINE`` asks for: ``auto`` when unset or empty."""
     return os.environ.get(ENGINE_VARIABLE, "").strip().lower() or "auto"
@@ -134,6 +153,7 @@ __all__ = [
     "choice",
     "current",
     "name",
+    "pinned",
     "select",
     "select_from_environment",
     "using",

@@ -8,7 +8,7 @@ no engine: callers choose. Standard library, core modules and ``quadropolis._nat
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from . import _native
 from .buildings import BuildingType
@@ -247,6 +247,41 @@ def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]
     return [(value, MOVES[k]) for value, k in to_native(state).greedy_values()]
 
 
+#: One root move's statistics from the native search: (move, visits, summed win share, summed
+#: value in VP) for the player to move at the root.
+RootMove = tuple[Move, int, float, float]
+
+
+class SearchOptions(NamedTuple):
+    """The tuning options of one search: :func:`quadropolis.bots.mcts.search`'s, with the same
+    meanings (``horizon`` None: the mode's default)."""
+
+    c: float
+    pw_c: float
+    pw_alpha: float
+    horizon: int | None
+    credit: float
+    bias: float
+
+
+def search_native(
+    state: GameState | _native.State,
+    seed: int,
+    iterations: int | None,
+    seconds: float | None,
+    options: SearchOptions,
+) -> list[RootMove]:
+    """One tree of :func:`quadropolis.bots.mcts.search`, searched natively (the GIL released,
+    so threads can search trees in parallel): the root's children in expansion order with
+    their statistics. ``seed``: 0 to 2**63 - 1; ``seconds``: the time budget from now;
+    ``options.bias`` > 0 computes greedy's prior at the root natively. ``ValueError`` for an
+    option out of range or a finished game (and for a ``GameState`` the native validation
+    refuses)."""
+    ns = to_native(state) if isinstance(state, GameState) else state
+    moves, _ = ns.search(seed, iterations, seconds, *options)
+    return [(MOVES[m], visits, wins, value) for m, visits, wins, value in moves]
+
+
 def apply_native(ns: _native.State, move: Move) -> None:
     """Play ``move`` on ``ns`` in place; an illegal move raises the Python engine's
     :class:`IllegalMoveError` with the Python engine's explanation."""
@@ -259,6 +294,7 @@ def apply_native(ns: _native.State, move: Move) -> None:
 
 __all__ = [
     "ABI",
+    "SearchOptions",
     "apply_native",
     "config_of",
     "from_native",
@@ -267,5 +303,6 @@ __all__ = [
     "random_playout_native",
     "score_city_native",
     "score_native",
+    "search_native",
     "to_native",
 ]

@@ -321,7 +321,8 @@ def test_horizon_and_credit_options() -> None:
 
 
 def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: object) -> list[tuple[int, int]]:
-    """(phase, round) of every leaf a short search evaluates."""
+    """(phase, round) of every leaf a short search evaluates (the Python search, whose leaves
+    can be watched; the native one is the same search, tests/test_native_search.py)."""
     seen: list[tuple[int, int]] = []
     real = mcts.reward
 
@@ -330,7 +331,7 @@ def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: objec
         return real(s, credit)
 
     monkeypatch.setattr(mcts, "reward", spy)
-    mcts.search(observe(state), 7, 40, None, **params)  # type: ignore[arg-type]
+    mcts.search(observe(state), 7, 40, None, engine="python", **params)  # type: ignore[arg-type]
     assert len(seen) == 40
     return seen
 

@@ -25,7 +25,8 @@ from .report import FULL, QUICK, Report, Workload
 #: with a ``run(report, repeat, work)`` function).
 SECTIONS: Final[dict[str, str]] = {
     "engine": "random playouts, optimal scoring, state memory and copy cost (the selected engine)",
-    "engines": "the Python and the compiled engine side by side (alternating runs) and their ratios",
+    "engines": "the Python and the compiled engine side by side (alternating runs) and their ratios, "
+    "MCTS simulations/s included",
     "bots": "MCTS simulations/s, time per move of each level",
     "envs": "RL adapters' moves/s beside the raw engine's (needs the rl extra)",
     "server": "concurrent games against a real server on loopback: moves/s, latency, lost moves "

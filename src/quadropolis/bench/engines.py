@@ -6,8 +6,10 @@ Workloads (the native engine issue's goals in brackets): random 4-player Classic
 2-player Expert playouts with the final scoring of every city (≥ 16×), the exact scoring of
 a full Expert city from the fixed corpus, median (≥ 20×), one ``greedy`` move over positions
 spread through 2-player games (≥ 20×), and, with the ``rl`` extra, steps of the Gymnasium
-env against ``greedy`` (≥ 20×). Without the compiled engine the section says so and
-measures nothing."""
+env against ``greedy`` (≥ 20×); and MCTS simulations per second in every mode and player count
+(the search issue's goal: ≥ 10×), the same search with the same settings: ``bots.mcts``'s
+Python search on the Python engine against the compiled search. Without the compiled engine
+the section says so and measures nothing."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from .. import engine
-from ..bots import make_bot, observe
+from ..bots import make_bot, observe, search
 from ..citygen import expert_corpus
 from ..config import GameConfig
 from ..errors import ConfigError
@@ -114,6 +116,24 @@ def greedy_moves() -> Callable[[int], int]:
     return work
 
 
+#: Iterations of one timed MCTS search (a take decision early in round 1).
+MCTS_ITERATIONS = 200
+#: The (mode, players) settings of the MCTS figures: all of them.
+MCTS_CASES = tuple((mode, players) for mode in (Mode.CLASSIC, Mode.EXPERT) for players in (2, 3, 4))
+
+
+def mcts_simulations(mode: Mode, players: int) -> Callable[[int], int]:
+    """One search of :data:`MCTS_ITERATIONS` iterations (the defaults of a plain ``mcts``
+    spec: the mode's rollout horizon, one tree) from a round-1 take decision after 7 random
+    actions, seeded ``i``, by the selected engine's search; counts its simulations."""
+    obs = observe(_positions(mode, players, 2)[1])  # position 1: 7 random actions in
+
+    def work(i: int) -> int:
+        return sum(search(obs, i, MCTS_ITERATIONS, None).values())
+
+    return work
+
+
 def gym_steps() -> Callable[[int], int] | None:
     """One episode of the Gymnasium env (Classic, 2 players) against ``greedy`` with random
     legal actions; counts the agent's steps. None without the ``rl`` extra."""
@@ -179,6 +199,15 @@ def run(report: Report, repeat: int, work: Workload) -> None:
         ("greedy_move", "one greedy move (classic 2 players)", "moves/s", greedy_moves()),
         ("gym_step_greedy", "Gymnasium env step against greedy (classic 2p)", "steps/s", gym_steps()),
     ]  # fmt: skip
+    for mode, players in MCTS_CASES:
+        cases.append(
+            (
+                f"mcts_{mode.value}_{players}p",
+                f"MCTS simulations, {mode.value} {players} players",
+                "sims/s",
+                mcts_simulations(mode, players),
+            )
+        )
     for key, label, unit, job in cases:
         if job is None:
             continue

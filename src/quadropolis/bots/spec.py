@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Final
 
+from ..engine import pinned
 from ..errors import ConfigError, quote
 from .base import Bot
 from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS
@@ -86,6 +87,21 @@ def _number(
     return v
 
 
+def _engine_option(spec: str, opts: dict[str, str]) -> str | None:
+    """The spec's ``engine`` option (popped): ``python``, ``native`` (refused with the reason
+    when the compiled engine is not available here) or None when absent."""
+    if "engine" not in opts:
+        return None
+    engine = opts.pop("engine").lower()
+    if engine not in ("python", "native"):
+        raise ConfigError(f"bot {spec!r}: engine must be 'python' or 'native', got {engine!r}")
+    try:
+        pinned(engine)
+    except ConfigError as e:
+        raise ConfigError(f"bot {spec!r}: {e}") from None
+    return engine
+
+
 def _search_bot(
     spec: str,
     name: str,
@@ -120,6 +136,7 @@ def _search_bot(
         for k in ("c", "pw_c", "pw_alpha", "credit", "bias")
         if k in opts
     }
+    engine = _engine_option(spec, opts)
     horizon = budget("horizon", int, zero_ok=True)
     if horizon is None and level:
         horizon = level.horizon
@@ -130,6 +147,7 @@ def _search_bot(
         trees=trees,
         name=spec.strip() if rest else name,
         horizon=None if horizon is None else int(horizon),
+        engine=engine,
         **{k: v for k, v in tuning.items() if v is not None},
     )
 
