@@ -61,5 +61,5 @@ if [ $# -eq 0 ]; then
     tests/engine/test_golden.py tests/engine/test_properties.py tests/bots/test_bots.py \
     tests/bots/test_analysis.py tests/cli/test_terminal_play.py tests/cli/test_cli.py \
     tests/cli/test_terminal_screen.py tests/native/test_engine_choice.py tests/envs/test_gym.py \
-    tests/envs/test_conformance.py
+    tests/envs/test_conformance.py tests/native/test_search.py
 fi
