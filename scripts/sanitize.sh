@@ -42,6 +42,9 @@ cd "$ROOT"
 export LD_PRELOAD="$PRELOAD" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 venv/bin/python -c "import quadropolis._native as n; assert '/build/sanitize/venv/' in n.__file__, n.__file__"
 [[ $(ldd venv/lib/python3*/site-packages/quadropolis/_native*.so) == *libasan* ]] || { echo "not sanitized" >&2; exit 1; }
+# The tests' helpers (tests/support: no package of ours there) on the path, as pyproject's
+# pytest settings put them, which -c /dev/null leaves out.
+PYTHONPATH="$(cd ../../tests/support && pwd)" \
 venv/bin/python -m pytest -q -p no:cacheprovider --rootdir=../.. -c /dev/null "${SELECT[@]}" \
     ../../tests/native/test_binding.py ../../tests/native/test_differential.py ../../tests/native/test_search.py
 echo "sanitize.sh: clean"
