@@ -214,3 +214,33 @@ def test_tokens_and_seed_never_reach_anyone_before_the_end(http: httpx.Client, s
     assert not any(bob in t for t in ann_c.raw + watcher.raw)
     # After the end the seed is released, in the record only.
     assert replay(GameRecord.from_json(json.loads(record_text))).is_over
+
+
+# --- hostile text --------------------------------------------------------------------------
+
+
+def test_a_lone_surrogate_gets_a_typed_reply_and_the_connection_stays(
+    http: httpx.Client, server: Server
+) -> None:
+    """Lone surrogates (valid JSON escapes, not encodable as UTF-8) in an ``id`` or any other
+    string field: each message gets a ``bad_message`` reply without an id, the connection
+    keeps working, and the server logs no traceback."""
+    game, ann, _ = two_players(http)
+    c = Client(server.ws_url(game))
+    for text in (
+        r'{"type": "ping", "id": "\ud800"}',  # used to get no reply and drop the connection
+        r'{"type": "ping", "id": "a\udfffb"}',
+        r'{"type": "sync", "id": "\ud800", "extra": 1}',
+        r'{"type": "teleport", "id": "\udc00"}',
+        r'{"type": "move", "seat": 0, "version": 0, "move": "\ud800", "id": "\ud800"}',
+        r'{"type": "auth", "tokens": ["\ud800"], "id": "\ud800"}',
+    ):
+        c.ws.send(text)
+        reply = c.expect("error")
+        assert reply["code"] == "bad_message" and reply["id"] is None, reply
+        c.send(type="ping", id="still-here")
+        assert c.expect("pong")["id"] == "still-here"
+    c.send(type="auth", tokens=[ann])
+    assert c.expect("welcome")["you"] == [0]
+    c.close()
+    assert "Traceback" not in server.log.read_text()

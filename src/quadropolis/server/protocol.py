@@ -111,13 +111,26 @@ def decode(data: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Message:
 
 
 def message_id(data: str | bytes) -> str | None:
-    """The ``id`` of a message that failed to decode, if it has a usable one (to echo)."""
+    """The ``id`` of a message that failed to decode, if it has a usable one (to echo): a
+    string of at most 64 characters that is valid Unicode text, else ``None``."""
     try:
         obj = json.loads(data)
     except (ValueError, RecursionError):
         return None
     ident = obj.get("id") if isinstance(obj, dict) else None
-    return ident if isinstance(ident, str) and len(ident) <= 64 else None
+    if not isinstance(ident, str) or len(ident) > 64:
+        return None
+    # JSON may escape a lone surrogate ("\ud800"): no reply holding it can be encoded.
+    return ident if ident.isascii() or _is_text(ident) else None
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` encodes as UTF-8 (holds no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _first_error(e: ValidationError) -> str:
