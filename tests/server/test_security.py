@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import Client, Server, create, find_key
+import pytest
+from server_helpers import Client, Server, create, database, error_of, find_key
 
 from quadropolis import GameRecord, replay
 
@@ -244,3 +245,54 @@ def test_a_lone_surrogate_gets_a_typed_reply_and_the_connection_stays(
     assert c.expect("welcome")["you"] == [0]
     c.close()
     assert "Traceback" not in server.log.read_text()
+
+
+#: Names that would forge or hide what other players see: NUL, an ANSI colour sequence, a
+#: newline, a tab, a bidi override, zero-width characters, a line separator, a lone surrogate.
+HOSTILE_NAMES = [
+    "Ann\x00",
+    "\x1b[31mAnn",
+    "Ann\nBob",
+    "A\tnn",
+    "\u202eAnn",
+    "A\u200bnn",
+    "Ann\ufeff",
+    "A\u2028nn",
+    "A\u2029nn",
+    "Ann\ud800",
+]
+
+
+def post_json(http: httpx.Client, path: str, body: Any) -> httpx.Response:
+    """POST ``body`` as ASCII JSON (``\\u`` escapes): httpx cannot encode a lone surrogate."""
+    return http.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_names_with_control_or_invisible_characters_are_refused(kind: str, tmp_path: Path) -> None:
+    """Over HTTP (create and join) each hostile name is ``bad_message`` naming the field (on
+    PostgreSQL a NUL used to be 503 ``unavailable`` with a traceback); printable Unicode is
+    kept; the websocket views carry only the names accepted."""
+    with database(kind, tmp_path) as url, Server(url, tmp_path) as server, server.http() as http:
+        for name in HOSTILE_NAMES:
+            message = error_of(
+                post_json(http, "/api/games", {"players": 2, "name": name}), 400, "bad_message"
+            )
+            # A lone surrogate is refused by the decoder itself: not Unicode text.
+            assert "name" in message and ("control or invisible" in message or "unicode" in message)
+        data = create(http, players=2, name="Zoë 🙂 李")
+        game = data["game"]
+        for name in HOSTILE_NAMES:
+            r = post_json(http, f"/api/games/{game}/seats/1", {"name": name})
+            assert "name" in error_of(r, 400, "bad_message")
+        c = Client(server.ws_url(game))
+        assert c.view["seats"][0]["name"] == "Zoë 🙂 李" and c.view["seats"][1]["open"]
+        assert http.post(f"/api/games/{game}/seats/1", json={"name": " Bob "}).status_code == 200
+        assert [s["name"] for s in c.until(lambda v: v["status"] == "playing")["seats"]] == [
+            "Zoë 🙂 李",
+            "Bob",
+        ]
+        c.send(type="ping", id="p")
+        assert c.expect("pong")["id"] == "p"
+        c.close()
+        assert "Traceback" not in server.log.read_text()

@@ -11,9 +11,18 @@ with an example; a test decodes each example there."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 
 from ..bots import LEVELS
 from .errors import BadMessage, TooLarge
@@ -21,7 +30,26 @@ from .settings import MAX_MESSAGE_BYTES
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 ClientId = Annotated[str, StringConstraints(max_length=64)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+#: Unicode categories a name may not hold: controls (NUL, ESC of ANSI sequences, newlines),
+#: formats (bidi overrides, zero-width characters), line and paragraph separators, and lone
+#: surrogates. Names are shown to every player; these would forge or hide what others see.
+UNPRINTABLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def _printable(name: str) -> str:
+    """``name`` if it holds no character of :data:`UNPRINTABLE`; raises ``ValueError``
+    naming the first one (by code point: the character itself may be invisible)."""
+    for ch in name:
+        if unicodedata.category(ch) in UNPRINTABLE:
+            raise ValueError(f"a name may not hold control or invisible characters (U+{ord(ch):04X})")
+    return name
+
+
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    AfterValidator(_printable),
+]
 Seat = Annotated[int, Field(ge=0, le=3)]
 Version = Annotated[int, Field(ge=0, le=1_000_000)]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=16)]
