@@ -296,3 +296,48 @@ def test_names_with_control_or_invisible_characters_are_refused(kind: str, tmp_p
         assert c.expect("pong")["id"] == "p"
         c.close()
         assert "Traceback" not in server.log.read_text()
+
+
+# --- strict HTTP bodies --------------------------------------------------------------------
+
+
+def test_http_bodies_are_as_strict_as_websocket_messages(http: httpx.Client, server: Server) -> None:
+    """A mistyped field of an HTTP body is ``bad_message``, as in a websocket message: no
+    ``"2"`` for 2, no ``true`` for seat 1, no ``1`` for ``true`` (these were all accepted)."""
+    for spec in (
+        {"players": "2"},
+        {"players": 2.0},
+        {"players": True},
+        {"first_player": "0"},
+        {"take": ["0"]},
+        {"take": [True]},
+        {"public": 1},
+        {"public": "true"},
+        {"analysis": 0},
+        {"variants": {"all_parks_absorb": "false"}},
+        {"takeover_after": "60"},
+        {"name": 7},
+    ):
+        assert "body." in error_of(http.post("/api/games", json=spec), 400, "bad_message"), spec
+    game, ann, _ = two_players(http)
+    for body in (
+        {"seat": True, "version": 0, "move": "1T1"},
+        {"seat": "0", "version": 0, "move": "1T1"},
+        {"seat": 0, "version": "0", "move": "1T1"},
+        {"seat": 0, "version": 0.0, "move": "1T1"},
+        {"seat": 0, "version": 0, "move": 11},
+    ):
+        r = http.post(f"/api/games/{game}/moves", json=body, headers={"Authorization": f"Bearer {ann}"})
+        error_of(r, 400, "bad_message")
+    r = http.post(
+        f"/api/games/{game}/undo",
+        json={"seat": False, "version": 0},
+        headers={"Authorization": f"Bearer {ann}"},
+    )
+    error_of(r, 400, "bad_message")
+    error_of(http.post(f"/api/games/{game}/seats/1", json={"name": ["Bob"]}), 400, "bad_message")
+    error_of(http.post("/api/replay", json={"record": {}, "at": "0"}), 400, "bad_message")
+    assert http.get(f"/api/games/{game}").json()["version"] == 0
+    # The well-typed bodies still work, floats where a float is meant included.
+    assert create(http, players=2, take=[0, 1], takeover_after=60, public=False)["game"]
+    assert create(http, players=3, takeover_after=90.5, variants={"all_parks_absorb": True})["game"]

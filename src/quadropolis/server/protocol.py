@@ -227,7 +227,11 @@ OUTBOUND: Final = _by_type(Outbound)
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """An HTTP body, decoded as strictly as a websocket :class:`Message`: no extra fields,
+    no coercion (``"players": "2"`` or ``"seat": true`` is ``bad_message``); an integer is
+    still accepted where a float is meant (JSON does not tell ``60`` from ``60.0``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class Variants(Body):
