@@ -10,6 +10,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -341,3 +342,26 @@ def test_http_bodies_are_as_strict_as_websocket_messages(http: httpx.Client, ser
     # The well-typed bodies still work, floats where a float is meant included.
     assert create(http, players=2, take=[0, 1], takeover_after=60, public=False)["game"]
     assert create(http, players=3, takeover_after=90.5, variants={"all_parks_absorb": True})["game"]
+
+
+def chunked(data: bytes, size: int = 1000) -> Iterator[bytes]:
+    """``data`` in pieces: httpx streams an iterator with ``Transfer-Encoding: chunked``
+    (no Content-Length to refuse it by)."""
+    for i in range(0, len(data), size):
+        yield data[i : i + size]
+
+
+def test_an_oversize_chunked_body_is_too_large(http: httpx.Client) -> None:
+    """Over the 16 KiB limit without a Content-Length: 413 ``too_large`` (it was 400
+    ``bad_message``), as with one; a chunked body under the limit is served as usual."""
+    big = json.dumps({"players": 2, "name": "Ann", "pad": "x" * 40_000}).encode()
+    headers = {"content-type": "application/json"}
+    for path in ("/api/games", "/api/replay", "/api/analysis"):
+        r = http.post(path, content=chunked(big), headers=headers)
+        assert r.request.headers.get("transfer-encoding") == "chunked"
+        error_of(r, 413, "too_large")
+    error_of(http.post("/api/games", content=big, headers=headers), 413, "too_large")
+    small = json.dumps({"players": 2, "name": "Ann"}).encode()
+    r = http.post("/api/games", content=chunked(small, 7), headers=headers)
+    assert r.status_code == 201, r.text
+    error_of(http.post("/api/games", content=chunked(b"{not json"), headers=headers), 400, "bad_message")
