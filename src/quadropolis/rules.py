@@ -207,10 +207,21 @@ _DISCARD_NUMBER: Final = move_number(DISCARD)
 _DESIGNATED_BY_NUMBER: Final = tuple(DESIGNATED[k // 5][k % 5 + 1] for k in range(100))
 
 
+#: The move classes themselves (see :func:`explain_illegal`).
+_MOVE_KINDS: Final = (Take, Build, Discard)
+
+
 def explain_illegal(state: GameState, move: Move) -> str | None:
     """Why ``move`` is illegal in ``state`` (a sentence naming the rule), or ``None`` if legal."""
     if state.phase == OVER:
         return "the game is over"
+    # Exactly one of the kinds: a subclass would pass every check below yet equal no
+    # generated move (dataclass equality compares classes), so legal_moves would disagree.
+    if isinstance(move, Move) and type(move) not in _MOVE_KINDS:
+        return (
+            f"{type(move).__name__[:40]} is not a move kind: "
+            "a move is a Take, Build or Discard itself (or its notation)"
+        )
     player = state.current_player
     if state.phase == TAKE:
         if not isinstance(move, Take):

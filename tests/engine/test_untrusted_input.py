@@ -29,6 +29,7 @@ from quadropolis import (
     QuadropolisError,
     RecordError,
     apply,
+    explain_illegal,
     legal_moves,
     new_game,
     score_city,
@@ -214,6 +215,33 @@ def test_moves_that_exist_but_not_in_classic_are_illegal() -> None:
     p = apply(s, take)
     with pytest.raises(IllegalMoveError, match="a classic city has 4 rows and 4 columns"):
         apply(p, Build(1, 5))
+
+
+class SneakyTake(Take):
+    """A subclass of a move kind: equal to no generated move, whatever its fields."""
+
+    __slots__ = ()
+
+
+class SneakyBuild(Build):
+    __slots__ = ()
+
+
+def test_a_subclass_of_a_move_kind_is_refused_with_a_clear_error() -> None:
+    # Such a move passed every check of apply() and then tripped its internal assertion
+    # ("passed checks but is not generated"): an AssertionError, not a QuadropolisError.
+    s = game(Mode.CLASSIC, 2, seed=7)
+    take = legal_moves(s)[0]
+    assert isinstance(take, Take)
+    sneaky = SneakyTake(take.architect, take.slot)
+    with pytest.raises(IllegalMoveError, match="SneakyTake is not a move kind") as e:
+        apply(s, sneaky)
+    short(e)
+    assert explain_illegal(s, sneaky) is not None and sneaky not in legal_moves(s)
+    p = next(apply(s, m) for m in legal_moves(s) if apply(s, m).phase == PLACE)
+    build = next(m for m in legal_moves(p) if isinstance(m, Build))
+    with pytest.raises(IllegalMoveError, match="SneakyBuild is not a move kind"):
+        apply(p, SneakyBuild(build.row, build.col))
 
 
 # --- city bounds ---------------------------------------------------------------------------

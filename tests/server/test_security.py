@@ -10,11 +10,13 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import Client, Server, create, find_key
+import pytest
+from server_helpers import Client, Server, create, database, error_of, find_key
 
 from quadropolis import GameRecord, replay
 
@@ -214,3 +216,152 @@ def test_tokens_and_seed_never_reach_anyone_before_the_end(http: httpx.Client, s
     assert not any(bob in t for t in ann_c.raw + watcher.raw)
     # After the end the seed is released, in the record only.
     assert replay(GameRecord.from_json(json.loads(record_text))).is_over
+
+
+# --- hostile text --------------------------------------------------------------------------
+
+
+def test_a_lone_surrogate_gets_a_typed_reply_and_the_connection_stays(
+    http: httpx.Client, server: Server
+) -> None:
+    """Lone surrogates (valid JSON escapes, not encodable as UTF-8) in an ``id`` or any other
+    string field: each message gets a ``bad_message`` reply without an id, the connection
+    keeps working, and the server logs no traceback."""
+    game, ann, _ = two_players(http)
+    c = Client(server.ws_url(game))
+    for text in (
+        r'{"type": "ping", "id": "\ud800"}',  # used to get no reply and drop the connection
+        r'{"type": "ping", "id": "a\udfffb"}',
+        r'{"type": "sync", "id": "\ud800", "extra": 1}',
+        r'{"type": "teleport", "id": "\udc00"}',
+        r'{"type": "move", "seat": 0, "version": 0, "move": "\ud800", "id": "\ud800"}',
+        r'{"type": "auth", "tokens": ["\ud800"], "id": "\ud800"}',
+    ):
+        c.ws.send(text)
+        reply = c.expect("error")
+        assert reply["code"] == "bad_message" and reply["id"] is None, reply
+        c.send(type="ping", id="still-here")
+        assert c.expect("pong")["id"] == "still-here"
+    c.send(type="auth", tokens=[ann])
+    assert c.expect("welcome")["you"] == [0]
+    c.close()
+    assert "Traceback" not in server.log.read_text()
+
+
+#: Names that would forge or hide what other players see: NUL, an ANSI colour sequence, a
+#: newline, a tab, a bidi override, zero-width characters, a line separator, a lone surrogate.
+HOSTILE_NAMES = [
+    "Ann\x00",
+    "\x1b[31mAnn",
+    "Ann\nBob",
+    "A\tnn",
+    "\u202eAnn",
+    "A\u200bnn",
+    "Ann\ufeff",
+    "A\u2028nn",
+    "A\u2029nn",
+    "Ann\ud800",
+]
+
+
+def post_json(http: httpx.Client, path: str, body: Any) -> httpx.Response:
+    """POST ``body`` as ASCII JSON (``\\u`` escapes): httpx cannot encode a lone surrogate."""
+    return http.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_names_with_control_or_invisible_characters_are_refused(kind: str, tmp_path: Path) -> None:
+    """Over HTTP (create and join) each hostile name is ``bad_message`` naming the field (on
+    PostgreSQL a NUL used to be 503 ``unavailable`` with a traceback); printable Unicode is
+    kept; the websocket views carry only the names accepted."""
+    with database(kind, tmp_path) as url, Server(url, tmp_path) as server, server.http() as http:
+        for name in HOSTILE_NAMES:
+            message = error_of(
+                post_json(http, "/api/games", {"players": 2, "name": name}), 400, "bad_message"
+            )
+            # A lone surrogate is refused by the decoder itself: not Unicode text.
+            assert "name" in message and ("control or invisible" in message or "unicode" in message)
+        data = create(http, players=2, name="Zoë 🙂 李")
+        game = data["game"]
+        for name in HOSTILE_NAMES:
+            r = post_json(http, f"/api/games/{game}/seats/1", {"name": name})
+            assert "name" in error_of(r, 400, "bad_message")
+        c = Client(server.ws_url(game))
+        assert c.view["seats"][0]["name"] == "Zoë 🙂 李" and c.view["seats"][1]["open"]
+        assert http.post(f"/api/games/{game}/seats/1", json={"name": " Bob "}).status_code == 200
+        assert [s["name"] for s in c.until(lambda v: v["status"] == "playing")["seats"]] == [
+            "Zoë 🙂 李",
+            "Bob",
+        ]
+        c.send(type="ping", id="p")
+        assert c.expect("pong")["id"] == "p"
+        c.close()
+        assert "Traceback" not in server.log.read_text()
+
+
+# --- strict HTTP bodies --------------------------------------------------------------------
+
+
+def test_http_bodies_are_as_strict_as_websocket_messages(http: httpx.Client, server: Server) -> None:
+    """A mistyped field of an HTTP body is ``bad_message``, as in a websocket message: no
+    ``"2"`` for 2, no ``true`` for seat 1, no ``1`` for ``true`` (these were all accepted)."""
+    for spec in (
+        {"players": "2"},
+        {"players": 2.0},
+        {"players": True},
+        {"first_player": "0"},
+        {"take": ["0"]},
+        {"take": [True]},
+        {"public": 1},
+        {"public": "true"},
+        {"analysis": 0},
+        {"variants": {"all_parks_absorb": "false"}},
+        {"takeover_after": "60"},
+        {"name": 7},
+    ):
+        assert "body." in error_of(http.post("/api/games", json=spec), 400, "bad_message"), spec
+    game, ann, _ = two_players(http)
+    for body in (
+        {"seat": True, "version": 0, "move": "1T1"},
+        {"seat": "0", "version": 0, "move": "1T1"},
+        {"seat": 0, "version": "0", "move": "1T1"},
+        {"seat": 0, "version": 0.0, "move": "1T1"},
+        {"seat": 0, "version": 0, "move": 11},
+    ):
+        r = http.post(f"/api/games/{game}/moves", json=body, headers={"Authorization": f"Bearer {ann}"})
+        error_of(r, 400, "bad_message")
+    r = http.post(
+        f"/api/games/{game}/undo",
+        json={"seat": False, "version": 0},
+        headers={"Authorization": f"Bearer {ann}"},
+    )
+    error_of(r, 400, "bad_message")
+    error_of(http.post(f"/api/games/{game}/seats/1", json={"name": ["Bob"]}), 400, "bad_message")
+    error_of(http.post("/api/replay", json={"record": {}, "at": "0"}), 400, "bad_message")
+    assert http.get(f"/api/games/{game}").json()["version"] == 0
+    # The well-typed bodies still work, floats where a float is meant included.
+    assert create(http, players=2, take=[0, 1], takeover_after=60, public=False)["game"]
+    assert create(http, players=3, takeover_after=90.5, variants={"all_parks_absorb": True})["game"]
+
+
+def chunked(data: bytes, size: int = 1000) -> Iterator[bytes]:
+    """``data`` in pieces: httpx streams an iterator with ``Transfer-Encoding: chunked``
+    (no Content-Length to refuse it by)."""
+    for i in range(0, len(data), size):
+        yield data[i : i + size]
+
+
+def test_an_oversize_chunked_body_is_too_large(http: httpx.Client) -> None:
+    """Over the 16 KiB limit without a Content-Length: 413 ``too_large`` (it was 400
+    ``bad_message``), as with one; a chunked body under the limit is served as usual."""
+    big = json.dumps({"players": 2, "name": "Ann", "pad": "x" * 40_000}).encode()
+    headers = {"content-type": "application/json"}
+    for path in ("/api/games", "/api/replay", "/api/analysis"):
+        r = http.post(path, content=chunked(big), headers=headers)
+        assert r.request.headers.get("transfer-encoding") == "chunked"
+        error_of(r, 413, "too_large")
+    error_of(http.post("/api/games", content=big, headers=headers), 413, "too_large")
+    small = json.dumps({"players": 2, "name": "Ann"}).encode()
+    r = http.post("/api/games", content=chunked(small, 7), headers=headers)
+    assert r.status_code == 201, r.text
+    error_of(http.post("/api/games", content=chunked(b"{not json"), headers=headers), 400, "bad_message")

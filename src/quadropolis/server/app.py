@@ -99,7 +99,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 class BodyLimit:
     """ASGI middleware refusing HTTP request bodies over ``limit`` bytes (``too_large``),
-    whether announced by Content-Length or streamed."""
+    whether announced by Content-Length or streamed (chunked).
+
+    A streamed body is read here, before the application sees it, and handed on whole: an
+    error raised while FastAPI reads the body would be turned into its own 400. The limit
+    is small, so holding the body costs no more than the application would."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -113,27 +117,32 @@ class BodyLimit:
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await _send_error(send, TooLarge(f"request body over {self.limit} bytes"))
             return
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def limited_receive() -> MutableMapping[str, Any]:
-            nonlocal seen
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] != "http.request":
+                return  # the client left before sending its whole body: no one to answer
+            chunk: bytes = message.get("body", b"")
+            seen += len(chunk)
             if seen > self.limit:
-                raise TooLarge(f"request body over {self.limit} bytes")
-            return message
+                await _send_error(send, TooLarge(f"request body over {self.limit} bytes"))
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        given = False
 
-        async def tracking_send(message: MutableMapping[str, Any]) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
+        async def replay() -> MutableMapping[str, Any]:
+            """The whole body once, then the client's own events (its disconnection)."""
+            nonlocal given
+            if given:
+                return await receive()
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except TooLarge as e:
-            if not started:
-                await _send_error(send, e)
+        await self.app(scope, replay, send)
 
 
 async def _send_error(send: Send, error: ServerError) -> None:

@@ -11,9 +11,18 @@ with an example; a test decodes each example there."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 
 from ..bots import LEVELS
 from .errors import BadMessage, TooLarge
@@ -21,7 +30,26 @@ from .settings import MAX_MESSAGE_BYTES
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 ClientId = Annotated[str, StringConstraints(max_length=64)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+#: Unicode categories a name may not hold: controls (NUL, ESC of ANSI sequences, newlines),
+#: formats (bidi overrides, zero-width characters), line and paragraph separators, and lone
+#: surrogates. Names are shown to every player; these would forge or hide what others see.
+UNPRINTABLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def _printable(name: str) -> str:
+    """``name`` if it holds no character of :data:`UNPRINTABLE`; raises ``ValueError``
+    naming the first one (by code point: the character itself may be invisible)."""
+    for ch in name:
+        if unicodedata.category(ch) in UNPRINTABLE:
+            raise ValueError(f"a name may not hold control or invisible characters (U+{ord(ch):04X})")
+    return name
+
+
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    AfterValidator(_printable),
+]
 Seat = Annotated[int, Field(ge=0, le=3)]
 Version = Annotated[int, Field(ge=0, le=1_000_000)]
 MoveText = Annotated[str, StringConstraints(min_length=1, max_length=16)]
@@ -111,13 +139,26 @@ def decode(data: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Message:
 
 
 def message_id(data: str | bytes) -> str | None:
-    """The ``id`` of a message that failed to decode, if it has a usable one (to echo)."""
+    """The ``id`` of a message that failed to decode, if it has a usable one (to echo): a
+    string of at most 64 characters that is valid Unicode text, else ``None``."""
     try:
         obj = json.loads(data)
     except (ValueError, RecursionError):
         return None
     ident = obj.get("id") if isinstance(obj, dict) else None
-    return ident if isinstance(ident, str) and len(ident) <= 64 else None
+    if not isinstance(ident, str) or len(ident) > 64:
+        return None
+    # JSON may escape a lone surrogate ("\ud800"): no reply holding it can be encoded.
+    return ident if ident.isascii() or _is_text(ident) else None
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` encodes as UTF-8 (holds no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _first_error(e: ValidationError) -> str:
@@ -186,7 +227,11 @@ OUTBOUND: Final = _by_type(Outbound)
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """An HTTP body, decoded as strictly as a websocket :class:`Message`: no extra fields,
+    no coercion (``"players": "2"`` or ``"seat": true`` is ``bad_message``); an integer is
+    still accepted where a float is meant (JSON does not tell ``60`` from ``60.0``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class Variants(Body):
