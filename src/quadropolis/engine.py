@@ -5,7 +5,8 @@ plays the very same games as the Python modules: same legal moves in the same or
 states, same optimal scores and placements, same random streams (the differential tests
 decide). It takes over where it pays: the final and projected scoring
 (:func:`quadropolis.outcome.projected_score`, so every outcome, the server's views and the
-bots), random playouts (:func:`quadropolis.playout.random_playout`) and the ``greedy`` bot.
+bots), random playouts (:func:`quadropolis.playout.random_playout`), the ``greedy`` bot and
+the MCTS search (:mod:`quadropolis.bots.mcts`; a bot spec may pin ``engine=``).
 
 The choice comes from the environment variable ``QUADROPOLIS_ENGINE``, read when an engine
 is first needed (:func:`current`): ``auto`` (the default: native when it imports, else Python with one
