@@ -3,6 +3,9 @@
 of the wrong type and ``ValueError`` (with a message) for a value out of range or an
 impossible state."""
 
+import numpy as np
+import numpy.typing as npt
+
 #: The version of the state field tuple layout (bumped on any change).
 ABI: int
 
@@ -89,9 +92,6 @@ def score_city(
 # The RL encoding and the batched env (native/binding/vector_env.cpp). Arrays: C-contiguous
 # NumPy arrays of exactly the dtype named (no conversion), written in place; a wrong shape or
 # dtype raises TypeError or ValueError.
-import numpy as np
-import numpy.typing as npt
-
 class Encoding:
     """The observation layout of quadropolis.envs.layout, handed over once: ``parts`` (the
     23 offsets and sizes of observation.hpp's Part enum), the static blocks (24 configurations

@@ -7,6 +7,9 @@ the rewards of a step).
 - ``gymnasium.make("Quadropolis-v1", ...)``: one seat for the agent, the other seats played by
   bots (:class:`~quadropolis.envs.gym_env.QuadropolisEnv`); registered when this package is
   imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v1")`` works alone.
+- ``gymnasium.make_vec("Quadropolis-v1", num_envs=N, vectorization_mode="vector_entry_point")``:
+  N games stepped together by the compiled engine
+  (:class:`~quadropolis.envs.vector.QuadropolisVectorEnv`, the ``vector_entry_point``).
 - ``pettingzoo.make("aec", "quadropolis_v1")`` (registered when this package is imported) or
   ``from quadropolis.envs import quadropolis_v1; quadropolis_v1.env()``: the PettingZoo AEC env.
 - ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
@@ -75,7 +78,11 @@ def register() -> None:
         pass
     else:
         if GYM_ID not in gymnasium.registry:
-            gymnasium.register(id=GYM_ID, entry_point="quadropolis.envs.gym_env:QuadropolisEnv")
+            gymnasium.register(
+                id=GYM_ID,
+                entry_point="quadropolis.envs.gym_env:QuadropolisEnv",
+                vector_entry_point="quadropolis.envs.vector:make_vector_env",
+            )
     try:
         import pettingzoo
     except ImportError:
