@@ -220,12 +220,13 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         n = self.num_envs
         if seed is None or isinstance(seed, (int, np.integer)):
             if seed is not None:
-                _check_seed(int(seed) + n - 1)
+                _check_seed(seed)
+                _check_seed(int(seed) + n - 1)  # the last game's
             super().reset(seed=None if seed is None else int(seed))
             if seed is None:
                 return self.np_random.integers(2**62, size=n, dtype=np.int64)
             return np.arange(int(seed), int(seed) + n, dtype=np.int64)
-        if not isinstance(seed, Sequence) or len(seed) != n:
+        if isinstance(seed, str) or not isinstance(seed, Sequence) or len(seed) != n:
             raise ConfigError(f"seed must be None, an int or a list of {n} seeds, got {seed!r}")
         return np.array(
             [int(self.np_random.integers(2**62)) if s is None else _check_seed(s) for s in seed], np.int64
