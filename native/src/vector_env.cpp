@@ -53,6 +53,7 @@ VectorGames::VectorGames(const Encoding& encoding, const VectorConfig& config, i
         g.done = true;
         g.seed = 0;
         g.agent = 0;
+        std::memset(g.legal, 0, sizeof g.legal);
     }
 }
 
@@ -121,7 +122,7 @@ double VectorGames::final_reward(const Game& g) const {
 // QuadropolisEnv.step for one game: the agent's action, the dense reward of a build, the
 // bots' moves, the final reward.
 double VectorGames::play(Game& g, int action, bool& illegal) {
-    illegal = action < 0 || action >= MOVE_COUNT || !is_legal(g.state, action);
+    illegal = !allowed(g, action);
     if (illegal) {
         g.done = true;
         return config_.illegal_reward;
@@ -142,14 +143,17 @@ double VectorGames::play(Game& g, int action, bool& illegal) {
     return reward;
 }
 
-void VectorGames::observe(const Game& g, int index, VectorOutput& out) const {
+// Writes game `index`'s observation and mask, and keeps the mask for the legality check of the
+// next action (the caller may change the arrays it was handed: they are not read back).
+void VectorGames::observe(Game& g, int index, VectorOutput& out) const {
     const size_t i = static_cast<size_t>(index);
     encode(encoding_, g.state, g.agent, config_.normalize, out.observations + i * encoding_.part[PART_SIZE]);
+    action_mask(g.state, g.legal);  // all zeros once the game is over: no action is legal
     int8_t* mask = out.masks + i * MOVE_COUNT;
     if (g.done)
         std::memset(mask, 1, MOVE_COUNT);
     else
-        action_mask(g.state, mask);
+        std::memcpy(mask, g.legal, MOVE_COUNT);
     out.seats[i] = g.agent;
 }
 
@@ -167,8 +171,7 @@ void VectorGames::reset(const int64_t* seeds, VectorOutput& out) {
 int VectorGames::first_illegal(const int64_t* actions) const {
     for (int i = 0; i < count(); i++) {
         const Game& g = games_[static_cast<size_t>(i)];
-        const int64_t a = actions[i];
-        if (!g.done && (a < 0 || a >= MOVE_COUNT || !is_legal(g.state, static_cast<int>(a)))) return i;
+        if (!g.done && !allowed(g, actions[i])) return i;
     }
     return -1;
 }

@@ -1,6 +1,7 @@
-"""The Gymnasium env with the compiled engine selected (its observations and masks computed
-natively from the game's native twin, issue 19) gives exactly what it gives with the Python
-engine: observations, masks, rewards, terminations, global states, step after step."""
+"""The Gymnasium and PettingZoo envs with the compiled engine selected (their observations and
+masks computed natively from the game's native twin, issue 19) give exactly what they give
+with the Python engine: observations, masks, rewards, terminations, global states, step after
+step."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from quadropolis import engine
-from quadropolis.envs import make_gym_env
+from quadropolis.envs import make_gym_env, make_pettingzoo_env
 
 CASES = [
     {"mode": "classic", "players": 2},
@@ -57,3 +58,39 @@ def test_native_observations_and_masks_equal_python(options: dict[str, Any]) -> 
             else:
                 assert x == y
     assert python[-1][-1] is True  # the illegal action was played
+
+
+def _aec_episodes(choice: str, options: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Every observation (of every agent), reward and termination of two AEC episodes."""
+    with engine.using(choice):
+        env = make_pettingzoo_env(wrapped=False, **options)
+        rand = random.Random(3).random
+        out: list[tuple[Any, ...]] = []
+        for g in range(2):
+            env.reset(seed=200 + g)
+            for agent in env.agent_iter():
+                observations = [env.observe(a) for a in env.possible_agents]
+                out.append(
+                    (*(o["observation"] for o in observations), *(o["action_mask"] for o in observations))
+                )
+                out.append((env.state(), *env.rewards.values(), *env.terminations.values()))
+                if env.terminations[agent]:
+                    env.step(None)
+                    continue
+                legal = env.observe(agent)["action_mask"].nonzero()[0]
+                env.step(int(legal[int(rand() * len(legal))]))
+        return out
+
+
+@pytest.mark.parametrize("options", CASES[:3] + CASES[4:], ids=lambda o: "-".join(str(v) for v in o.values()))
+def test_native_pettingzoo_observations_equal_python(options: dict[str, Any]) -> None:
+    options = {k: v for k, v in options.items() if k not in ("seat", "opponents")}
+    python = _aec_episodes("python", options)
+    native = _aec_episodes("native", options)
+    assert len(python) == len(native) > 100
+    for a, b in zip(python, native, strict=True):
+        for x, y in zip(a, b, strict=True):
+            if isinstance(x, np.ndarray):
+                assert x.dtype == y.dtype and np.array_equal(x, y)
+            else:
+                assert x == y

@@ -67,6 +67,8 @@ private:
         int8_t opponent[MAX_PLAYERS];  // by seat (the agent's entry unused)
         int32_t scores[MAX_PLAYERS];   // projected score after the agent's last build (dense)
         bool done;
+        int8_t legal[MOVE_COUNT];      // the agent's legal moves now (action_mask), kept by observe
+
     };
     Encoding encoding_;
     VectorConfig config_;
@@ -76,7 +78,10 @@ private:
     void play_bots(Game& g);
     double final_reward(const Game& g) const;
     double play(Game& g, int action, bool& illegal);
-    void observe(const Game& g, int index, VectorOutput& out) const;
+    void observe(Game& g, int index, VectorOutput& out) const;
+    static bool allowed(const Game& g, int64_t action) {
+        return action >= 0 && action < MOVE_COUNT && g.legal[action];
+    }
 };
 
 }  // namespace quadropolis

@@ -63,11 +63,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from .. import engine
 from ..bots import Bot, bot_rng, observe
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
-from ..moves import move_number
 from ..phases import OVER
 from ..rules import apply_unchecked, new_game
 from ..state import GameState
@@ -81,7 +79,7 @@ from .encoding import (
     shared_action_mask,
 )
 from .episode import Episode
-from .native_obs import NativeObserver
+from .native_obs import NativeTwin
 from .opponents import Opponent, make_opponent, normalizer
 from .rewards import check_illegal_reward
 
@@ -153,8 +151,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         self._state: GameState | None = None
         # With the compiled engine selected (at reset): the game's native twin, played move for
         # move with the Python state, from which the observations and masks are computed.
-        self._ns: Any = None
-        self._native_observer: NativeObserver | None = None
+        self._twin: NativeTwin | None = None
         self._episode: Episode | None = None  # the mask check, the moves and the rewards
         self._agent = 0
         self._seats: dict[int, Bot] = {}
@@ -186,7 +183,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
             all_parks_absorb=self._base.all_parks_absorb,
         )
         self._state = new_game(config)
-        self._start_native(config)
+        self._twin = NativeTwin.start(config, self.normalize)
         self._episode = Episode(self._state, self.reward_scheme, self.dense_reward, self.illegal_reward)
         self._encoder.reset()
         self._done = False
@@ -204,8 +201,8 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         state = episode.state
         try:
             shaped = episode.play(self._agent, int(action), self._mask)
-            if self._ns is not None:
-                self._ns.apply(int(action))
+            if self._twin is not None:
+                self._twin.play(int(action))
         except IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
@@ -300,7 +297,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
     def _play_bots(self) -> None:
         state = self._state
         assert state is not None
-        seats, rngs, ns = self._seats, self._rngs, self._ns
+        seats, rngs, twin = self._seats, self._rngs, self._twin
         while state.phase != OVER:
             p = state.current_player
             bot = seats.get(p)
@@ -308,20 +305,9 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
                 break
             move = bot.choose(observe(state), rngs[p])
             apply_unchecked(state, move)
-            if ns is not None:
-                ns.apply(move_number(move))
+            if twin is not None:
+                twin.play(move)
             self._moves += 1
-
-    def _start_native(self, config: GameConfig) -> None:
-        """The native twin of the new game if the compiled engine is selected, else none."""
-        native = engine.current()
-        if native is None:
-            self._ns = self._native_observer = None
-            return
-        self._ns = native.new_native(config)
-        observer = self._native_observer
-        if observer is None or observer.normalize != self.normalize:
-            self._native_observer = NativeObserver(native, self.normalize)
 
     def _observe(self) -> tuple[ObsType, dict[str, Any]]:
         """The agent's observation and info now (the mask updated): one call per step."""
@@ -329,16 +315,16 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         assert state is not None
         if state.phase == OVER:
             mask = _OVER_MASK
-        elif self._native_observer is not None:
-            mask = self._native_observer.mask(self._ns)
+        elif self._twin is not None:
+            mask = self._twin.mask()
         else:
             mask = shared_action_mask(state)
         self._mask = mask
         return self._encode(state, self._agent), {"action_mask": mask.copy(), "seat": self._agent}
 
     def _encode(self, state: GameState, seat: int) -> ObsType:
-        if self._native_observer is not None:  # the twin of state: the same values, computed natively
-            return self._native_observer.encode(self._ns, seat)
+        if self._twin is not None:  # the twin of state: the same values, computed natively
+            return self._twin.encode(seat)
         obs = self._encoder.encode(state, seat)
         if self._scale is not None:
             obs *= self._scale

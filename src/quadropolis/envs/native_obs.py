@@ -18,14 +18,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import engine
 from ..buildings import BuildingType
 from ..config import GameConfig
+from ..moves import Move, move_number
 from ..tiles import ROUNDS, Mode
 from .actions import NUM_ACTIONS
 from .layout import CITY_FEATURES, KIND_CODES, KIND_OF_TILE, OBSERVATION_SIZE, PARTS, observation_high
 from .tables import CITY, ROUND_BYTES, STATIC_END, byte_block, static_block
 
-__all__ = ["NativeObserver", "native_encoding"]
+__all__ = ["NativeObserver", "NativeTwin", "native_encoding"]
 
 #: The compiled engine's order of modes (quadropolis.native: 0 Classic, 1 Expert).
 _MODES = (Mode.CLASSIC, Mode.EXPERT)
@@ -121,3 +123,34 @@ class NativeObserver:
         out = np.empty(NUM_ACTIONS, np.int8)
         self._mask(ns, out)
         return out
+
+
+class NativeTwin:
+    """A game's native twin for an adapter with the compiled engine selected: a native state
+    played move for move with the adapter's Python state (:meth:`play`), from which the
+    observations and masks are computed (:meth:`encode`, :meth:`mask`): the Python state's
+    values (tests/envs/test_native_env.py)."""
+
+    __slots__ = ("_observer", "state")
+
+    def __init__(self, state: Any, observer: NativeObserver) -> None:
+        self.state = state
+        self._observer = observer
+
+    @staticmethod
+    def start(config: GameConfig, normalize: bool) -> NativeTwin | None:
+        """The twin of the new game of ``config`` if the compiled engine is selected, else None."""
+        native = engine.current()
+        if native is None:
+            return None
+        return NativeTwin(native.new_native(config), NativeObserver(native, normalize))
+
+    def play(self, move: Move | int) -> None:
+        """Apply ``move`` (a move or its number), just applied to the Python state."""
+        self.state.apply(move if isinstance(move, int) else move_number(move))
+
+    def encode(self, observer: int) -> npt.NDArray[np.float32]:
+        return self._observer.encode(self.state, observer)
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        return self._observer.mask(self.state)
