@@ -120,11 +120,9 @@ def vector_agent_steps(
 ) -> float:
     """The batched env of :data:`VECTOR_GAMES` games (seat 0, ``copy=False``): agent steps per
     second with random masked actions, drawn for the whole batch at once."""
-    from ..envs.vector import QuadropolisVectorEnv
+    from ..envs import make_vector_env
 
-    env = QuadropolisVectorEnv(
-        VECTOR_GAMES, mode=mode.value, players=players, opponents=opponents, copy=False
-    )
+    env = make_vector_env(VECTOR_GAMES, mode=mode.value, players=players, opponents=opponents, copy=False)
     rng = np.random.default_rng(seed)
     _, infos = env.reset(seed=seed)
     over = np.zeros(VECTOR_GAMES, np.bool_)

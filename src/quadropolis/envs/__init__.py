@@ -57,6 +57,7 @@ from .evaluation import LADDER_RATINGS, Evaluation, evaluate
 from .opponents import PolicyBot, as_policy, make_opponent
 
 if TYPE_CHECKING:
+    from gymnasium.vector import VectorEnv
     from pettingzoo import AECEnv
 
     from .gym_env import QuadropolisEnv
@@ -98,6 +99,16 @@ def make_gym_env(**options: Any) -> QuadropolisEnv:
     from .gym_env import QuadropolisEnv
 
     return QuadropolisEnv(**options)
+
+
+def make_vector_env(num_envs: int = 1, **options: Any) -> VectorEnv[Any, Any, Any]:
+    """``num_envs`` games stepped together: a
+    :class:`~quadropolis.envs.vector.QuadropolisVectorEnv` (the compiled engine), else
+    gymnasium's ``SyncVectorEnv`` of single envs; what ``gymnasium.make_vec("Quadropolis-v1",
+    num_envs, vectorization_mode="vector_entry_point", **options)`` returns."""
+    from .vector import make_vector_env as make
+
+    return make(num_envs, **options)
 
 
 def make_pettingzoo_env(wrapped: bool = True, **options: Any) -> AECEnv:
@@ -146,6 +157,7 @@ __all__ = [
     "make_gym_env",
     "make_opponent",
     "make_pettingzoo_env",
+    "make_vector_env",
     "move_to_action",
     "observation_text",
     "register",
