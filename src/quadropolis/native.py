@@ -298,6 +298,7 @@ def apply_native(ns: _native.State, move: Move) -> None:
 #: mask of a native state into NumPy arrays; ``VectorGames``, the batched env's games
 #: (envs/vector.py). See the stub for their contracts.
 Encoding = _native.Encoding
+State = _native.State  # State(fields): fields() back to a state (validated), for pickling
 VectorGames = _native.VectorGames
 encode_into = _native.encode
 action_mask_into = _native.action_mask
@@ -307,6 +308,7 @@ __all__ = [
     "ABI",
     "Encoding",
     "SearchOptions",
+    "State",
     "VectorGames",
     "action_mask_into",
     "apply_native",

@@ -145,6 +145,11 @@ class NativeTwin:
             return None
         return NativeTwin(native.new_native(config), NativeObserver(native, normalize))
 
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, ...], bool]]:
+        # A copy (copy, deepcopy, pickle: an env is copied with its twin) rebuilds the native
+        # state from its fields; the compiled functions themselves do not pickle.
+        return (_restore_twin, (self.state.fields(), self._observer.normalize))
+
     def play(self, move: Move | int) -> None:
         """Apply ``move`` (a move or its number), just applied to the Python state."""
         self.state.apply(move if isinstance(move, int) else move_number(move))
@@ -154,3 +159,10 @@ class NativeTwin:
 
     def mask(self) -> npt.NDArray[np.int8]:
         return self._observer.mask(self.state)
+
+
+def _restore_twin(fields: tuple[int, ...], normalize: bool) -> NativeTwin:
+    """A copied twin (see :meth:`NativeTwin.__reduce__`): needs the compiled engine."""
+    from .. import native
+
+    return NativeTwin(native.State(fields), NativeObserver(native, normalize))

@@ -239,8 +239,10 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
                 f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                 f"got shape {a.shape} of {a.dtype}"
             )
-        if a.dtype != np.int64:  # uint64 beyond int64's range: out of range anyway
-            a = np.clip(a, -1, NUM_ACTIONS).astype(np.int64) if a.dtype == np.uint64 else a.astype(np.int64)
+        if a.dtype.kind == "u":  # an unsigned value past int64's range is out of range anyway
+            a = np.minimum(a, NUM_ACTIONS)
+        if a.dtype != np.int64:
+            a = a.astype(np.int64)
         return np.ascontiguousarray(a)
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
