@@ -5,9 +5,9 @@
 # bad-input pytest tests against that extension, with libasan preloaded into CPython (which is
 # not instrumented; leak detection off: CPython keeps memory at exit by design).
 #   scripts/sanitize.sh           everything
-#   scripts/sanitize.sh --short   CI: the native tests, the bad-input tests, the search tests
-#                                 and the quick differential tests (not the 10,000-state and
-#                                 greedy runs)
+#   scripts/sanitize.sh --short   CI: the native tests, the bad-input tests, the search tests,
+#                                 the batched env's games and the quick differential tests
+#                                 (not the 10,000-state and greedy runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +25,10 @@ BUILD_DIR=$ROOT/native-tests CMAKE_ARGS=-DCMAKE_BUILD_TYPE=RelWithDebInfo script
 echo "== extension (sanitized)"
 if [[ ! -x $ROOT/venv/bin/python ]]; then
     "$PY" -m venv "$ROOT/venv"
-    "$ROOT/venv/bin/pip" install -q scikit-build-core nanobind pytest hypothesis
+    "$ROOT/venv/bin/pip" install -q scikit-build-core nanobind pytest hypothesis numpy
 fi
+# numpy: the RL encoder's and the batched env's tests (a venv made before they existed lacks it).
+"$ROOT/venv/bin/python" -c "import numpy" 2>/dev/null || "$ROOT/venv/bin/pip" install -q numpy
 # Not editable: the tests must import the sanitized build, not the source tree's package.
 "$ROOT/venv/bin/pip" install -q --no-deps --no-build-isolation --force-reinstall \
     -C build-dir="$ROOT/extension" -C cmake.build-type=RelWithDebInfo .
@@ -46,5 +48,6 @@ venv/bin/python -c "import quadropolis._native as n; assert '/build/sanitize/ven
 # pytest settings put them, which -c /dev/null leaves out.
 PYTHONPATH="$(cd ../../tests/support && pwd)" \
 venv/bin/python -m pytest -q -p no:cacheprovider --rootdir=../.. -c /dev/null "${SELECT[@]}" \
-    ../../tests/native/test_binding.py ../../tests/native/test_differential.py ../../tests/native/test_search.py
+    ../../tests/native/test_binding.py ../../tests/native/test_differential.py ../../tests/native/test_search.py \
+    ../../tests/native/test_observation.py ../../tests/native/test_vector_games.py
 echo "sanitize.sh: clean"

@@ -32,6 +32,8 @@
 namespace nb = nanobind;
 using namespace quadropolis;
 
+void register_vector_env(nb::module_& m);  // binding/vector_env.cpp
+
 namespace {
 
 [[noreturn]] void not_an_int(const char* what, long index) {
@@ -303,4 +305,5 @@ NB_MODULE(_native, m) {
           nb::arg("square_variant"), nb::arg("all_parks_absorb") = nb::bool_(false));
     m.def("score_city", &score_cells, nb::arg("mode"), nb::arg("cells"), nb::arg("inhabitants"), nb::arg("energy"),
           nb::arg("all_parks_absorb"));
+    register_vector_env(m);
 }

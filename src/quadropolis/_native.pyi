@@ -3,6 +3,9 @@
 of the wrong type and ``ValueError`` (with a message) for a value out of range or an
 impossible state."""
 
+import numpy as np
+import numpy.typing as npt
+
 #: The version of the state field tuple layout (bumped on any change).
 ABI: int
 
@@ -85,3 +88,83 @@ def score_city(
 ) -> ScoreTuple:
     """The optimal score of a city: ``cells`` holds (type or -1, floors, vp, tree) per square
     of the mode's 16 or 20 squares."""
+
+# The RL encoding and the batched env (native/binding/vector_env.cpp). Arrays: C-contiguous
+# NumPy arrays of exactly the dtype named (no conversion), written in place; a wrong shape or
+# dtype raises TypeError or ValueError.
+class Encoding:
+    """The observation layout of quadropolis.envs.layout, handed over once: ``parts`` (the
+    23 offsets and sizes of observation.hpp's Part enum), the static blocks (24 configurations
+    x the static size, bytes), the round blocks (2 modes x 3 player counts x 5 rounds), the
+    kind of each tile id (bytes) and the normalisation factors (float32, one a value)."""
+
+    def __init__(
+        self,
+        parts: tuple[int, ...],
+        static_blocks: bytes,
+        round_blocks: bytes,
+        kind_of_tile: bytes,
+        scale: npt.NDArray[np.float32],
+    ) -> None: ...
+    @property
+    def size(self) -> int:
+        """The observation's size."""
+
+def encode(
+    encoding: Encoding, state: State, observer: int, normalize: bool, out: npt.NDArray[np.float32]
+) -> None:
+    """Write the observation of ``state`` by seat ``observer`` into ``out`` (float32, size)."""
+
+def action_mask(state: State, out: npt.NDArray[np.int8]) -> None:
+    """Write the legal moves of ``state`` as a 0/1 mask into ``out`` (int8, 121)."""
+
+class VectorGames:
+    """``count`` games stepped together (native/include/quadropolis/vector_env.hpp): mode 0/1,
+    ``seat`` -1 (drawn each episode) or a seat, ``opponents`` one per other seat (0 random,
+    1 greedy), ``scheme`` 0 win_share / 1 margin."""
+
+    def __init__(
+        self,
+        encoding: Encoding,
+        mode: int,
+        players: int,
+        square_variant: bool,
+        all_parks_absorb: bool,
+        seat: int,
+        opponents: tuple[int, ...],
+        scheme: int,
+        dense: float,
+        illegal_reward: float,
+        normalize: bool,
+        count: int,
+    ) -> None: ...
+    @property
+    def count(self) -> int: ...
+    def reset(
+        self,
+        seeds: npt.NDArray[np.int64],
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+        illegal: npt.NDArray[np.bool_],
+        seats: npt.NDArray[np.int32],
+    ) -> None:
+        """Start an episode in every game, game i with seed ``seeds[i]`` (>= 0)."""
+    def first_illegal(self, actions: npt.NDArray[np.int64]) -> int:
+        """The first game (episode not over) whose action is not legal, or -1."""
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+        illegal: npt.NDArray[np.bool_],
+        seats: npt.NDArray[np.int32],
+    ) -> None:
+        """One step of every game (a finished game starts its next episode instead)."""
+    def state(self, game: int) -> State:
+        """A copy of game ``game``'s state."""
+    def episode_seed(self, game: int) -> int: ...
+    def agent_seat(self, game: int) -> int: ...

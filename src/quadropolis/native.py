@@ -292,11 +292,28 @@ def apply_native(ns: _native.State, move: Move) -> None:
         raise IllegalMoveError(reason) from None
 
 
+#: The RL encoding's native side (envs/native_obs.py hands it the layout of envs/layout.py):
+#: ``Encoding(parts, static_blocks, round_blocks, kind_of_tile, scale)``; ``encode(encoding,
+#: ns, observer, normalize, out)`` and ``action_mask(ns, out)`` write the observation and the
+#: mask of a native state into NumPy arrays; ``VectorGames``, the batched env's games
+#: (envs/vector.py). See the stub for their contracts.
+Encoding = _native.Encoding
+State = _native.State  # State(fields): fields() back to a state (validated), for pickling
+VectorGames = _native.VectorGames
+encode_into = _native.encode
+action_mask_into = _native.action_mask
+
+
 __all__ = [
     "ABI",
+    "Encoding",
     "SearchOptions",
+    "State",
+    "VectorGames",
+    "action_mask_into",
     "apply_native",
     "config_of",
+    "encode_into",
     "from_native",
     "greedy_values_native",
     "new_native",

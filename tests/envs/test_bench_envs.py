@@ -1,4 +1,5 @@
-"""``quadropolis bench envs``: the section reports every adapter beside the raw engine (a smoke
+"""``quadropolis bench envs``: the section reports every adapter beside the raw engine, and the
+batched env beside the single env (a smoke
 run with a tiny workload; the figures themselves are measured by the bench, never in tests)."""
 
 from __future__ import annotations
@@ -27,4 +28,12 @@ def test_the_envs_section_reports_each_adapter_and_its_ratio_to_the_engine() -> 
             ratio, x = figures[f"envs_{name}_{case}_ratio"]
             assert unit == "moves/s" and value > 0 and x == "x" and ratio > 0
         assert figures[f"envs_pettingzoo_wrappers_{case}"][1] == "us"
-    assert len(figures) == len(PLAYOUT_CASES) * (3 + 2 * len(adapters))
+        for opponents in ("random", "greedy") if players == 2 else ("random",):
+            key = f"{case}_{opponents}"
+            assert figures[f"envs_gym_steps_{key}"][1] == figures[f"envs_vector_steps_{key}"][1] == "steps/s"
+            assert (
+                figures[f"envs_vector_steps_{key}"][0] > 0
+                and figures[f"envs_vector_steps_{key}_ratio"][0] > 0
+            )
+    batched = 3 * (len(PLAYOUT_CASES) + sum(players == 2 for _, players in PLAYOUT_CASES))
+    assert len(figures) == len(PLAYOUT_CASES) * (3 + 2 * len(adapters)) + batched

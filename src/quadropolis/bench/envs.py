@@ -11,7 +11,15 @@ and mask at each of its steps (its bot opponents only pick moves); the PettingZo
 agent's observation and mask; the OpenSpiel game lists the legal actions through pyspiel and
 deals each round through 25 chance nodes. A random legal action is drawn from a mask's
 ``mask.nonzero()[0]``, the cheapest numpy call for it (``np.flatnonzero`` wraps it in two
-Python-level calls), as the engine's loop draws from its list. Needs the ``rl`` extra."""
+Python-level calls), as the engine's loop draws from its list.
+
+The batched env (``gymnasium.make_vec("Quadropolis-v1", num_envs=N,
+vectorization_mode="vector_entry_point")``, :data:`VECTOR_GAMES` games) is measured beside the
+single env in *agent steps* per second (the actions the agent applies, each with the
+observation and mask that follow; the opponents' moves and the autoreset steps are not
+counted), against ``random`` in every case and against ``greedy`` in the 2-player cases. Its
+random legal actions are drawn for the whole batch at once (the largest of uniform numbers
+times the masks). Needs the ``rl`` extra."""
 
 from __future__ import annotations
 
@@ -19,6 +27,8 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+
+import numpy as np
 
 from ..config import GameConfig
 from ..outcome import outcome
@@ -76,6 +86,53 @@ def gym_moves(mode: Mode, players: int, seconds: float, seed: int = 0) -> float:
             legal = info["action_mask"].nonzero()[0]
             _, _, done, _, info = env.step(int(legal[int(rand() * len(legal))]))
         return env.moves_played
+
+    return _timed(play, seconds)
+
+
+#: Games stepped together by the batched env in the bench.
+VECTOR_GAMES = 256
+
+
+def gym_agent_steps(
+    mode: Mode, players: int, seconds: float, seed: int = 0, opponents: str = "random"
+) -> float:
+    """``Quadropolis-v1`` (seat 0): agent steps per second with random masked actions."""
+    from ..envs import make_gym_env
+
+    env = make_gym_env(mode=mode.value, players=players, opponents=opponents)
+    rand = random.Random(seed).random
+
+    def play(g: int) -> int:
+        _, info = env.reset(seed=seed + g)
+        done, steps = False, 0
+        while not done:
+            legal = info["action_mask"].nonzero()[0]
+            _, _, done, _, info = env.step(int(legal[int(rand() * len(legal))]))
+            steps += 1
+        return steps
+
+    return _timed(play, seconds)
+
+
+def vector_agent_steps(
+    mode: Mode, players: int, seconds: float, seed: int = 0, opponents: str = "random"
+) -> float:
+    """The batched env of :data:`VECTOR_GAMES` games (seat 0, ``copy=False``): agent steps per
+    second with random masked actions, drawn for the whole batch at once."""
+    from ..envs import make_vector_env
+
+    env = make_vector_env(VECTOR_GAMES, mode=mode.value, players=players, opponents=opponents, copy=False)
+    rng = np.random.default_rng(seed)
+    _, infos = env.reset(seed=seed)
+    over = np.zeros(VECTOR_GAMES, np.bool_)
+
+    def play(step: int) -> int:
+        nonlocal infos, over
+        acting = VECTOR_GAMES - int(over.sum())  # a game that just ended only resets
+        actions = (rng.random((VECTOR_GAMES, 121), np.float32) * infos["action_mask"]).argmax(1)
+        _obs, _rewards, over, _truncated, infos = env.step(actions)
+        return acting
 
     return _timed(play, seconds)
 
@@ -168,6 +225,7 @@ def run(report: Report, repeat: int, work: Workload) -> None:
                 f"envs_{name}_{case}", med[name], "moves/s", f"{name} adapter, random masked moves, {where}"
             )
             report(f"envs_{name}_{case}_ratio", med[f"{name}_ratio"], "x", f"  engine / {name} ({where})")
+        _batched(report, mode, players, repeat, seconds)
         # What PettingZoo's wrappers (TerminateIllegal, AssertOutOfBounds, OrderEnforcing) add
         # to each step: their attribute forwarding, whatever the game.
         wrappers = 1e6 / med["pettingzoo"] - 1e6 / med["pettingzoo_raw"]
@@ -176,4 +234,33 @@ def run(report: Report, repeat: int, work: Workload) -> None:
             wrappers,
             "us",
             f"  PettingZoo's wrappers per step ({where})",
+        )
+
+
+def _batched(report: Report, mode: Mode, players: int, repeat: int, seconds: float) -> None:
+    """The single env and the batched env side by side, run by run (see the module docstring)."""
+    case = f"{mode.value}_{players}p"
+    where = f"{mode.value} {players} players"
+    for opponents in ("random", "greedy") if players == 2 else ("random",):
+        single: list[float] = []
+        batched: list[float] = []
+        for r in range(repeat):
+            single.append(gym_agent_steps(mode, players, seconds, 1000 * r, opponents))
+            batched.append(vector_agent_steps(mode, players, seconds, 1000 * r, opponents))
+        ratios = [b / s for s, b in zip(single, batched, strict=True)]
+        key = f"{case}_{opponents}"
+        report(
+            f"envs_gym_steps_{key}",
+            statistics.median(single),
+            "steps/s",
+            f"single env, agent steps vs {opponents}, {where}",
+        )
+        report(
+            f"envs_vector_steps_{key}",
+            statistics.median(batched),
+            "steps/s",
+            f"batched env ({VECTOR_GAMES} games), agent steps vs {opponents}, {where}",
+        )
+        report(
+            f"envs_vector_steps_{key}_ratio", statistics.median(ratios), "x", f"  batched / single ({where})"
         )

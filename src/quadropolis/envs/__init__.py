@@ -7,6 +7,9 @@ the rewards of a step).
 - ``gymnasium.make("Quadropolis-v1", ...)``: one seat for the agent, the other seats played by
   bots (:class:`~quadropolis.envs.gym_env.QuadropolisEnv`); registered when this package is
   imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v1")`` works alone.
+- ``gymnasium.make_vec("Quadropolis-v1", num_envs=N, vectorization_mode="vector_entry_point")``:
+  N games stepped together by the compiled engine
+  (:class:`~quadropolis.envs.vector.QuadropolisVectorEnv`, the ``vector_entry_point``).
 - ``pettingzoo.make("aec", "quadropolis_v1")`` (registered when this package is imported) or
   ``from quadropolis.envs import quadropolis_v1; quadropolis_v1.env()``: the PettingZoo AEC env.
 - ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
@@ -54,6 +57,7 @@ from .evaluation import LADDER_RATINGS, Evaluation, evaluate
 from .opponents import PolicyBot, as_policy, make_opponent
 
 if TYPE_CHECKING:
+    from gymnasium.vector import VectorEnv
     from pettingzoo import AECEnv
 
     from .gym_env import QuadropolisEnv
@@ -75,7 +79,11 @@ def register() -> None:
         pass
     else:
         if GYM_ID not in gymnasium.registry:
-            gymnasium.register(id=GYM_ID, entry_point="quadropolis.envs.gym_env:QuadropolisEnv")
+            gymnasium.register(
+                id=GYM_ID,
+                entry_point="quadropolis.envs.gym_env:QuadropolisEnv",
+                vector_entry_point="quadropolis.envs.vector:make_vector_env",
+            )
     try:
         import pettingzoo
     except ImportError:
@@ -91,6 +99,16 @@ def make_gym_env(**options: Any) -> QuadropolisEnv:
     from .gym_env import QuadropolisEnv
 
     return QuadropolisEnv(**options)
+
+
+def make_vector_env(num_envs: int = 1, **options: Any) -> VectorEnv[Any, Any, Any]:
+    """``num_envs`` games stepped together: a
+    :class:`~quadropolis.envs.vector.QuadropolisVectorEnv` (the compiled engine), else
+    gymnasium's ``SyncVectorEnv`` of single envs; what ``gymnasium.make_vec("Quadropolis-v1",
+    num_envs, vectorization_mode="vector_entry_point", **options)`` returns."""
+    from .vector import make_vector_env as make
+
+    return make(num_envs, **options)
 
 
 def make_pettingzoo_env(wrapped: bool = True, **options: Any) -> AECEnv:
@@ -139,6 +157,7 @@ __all__ = [
     "make_gym_env",
     "make_opponent",
     "make_pettingzoo_env",
+    "make_vector_env",
     "move_to_action",
     "observation_text",
     "register",

@@ -36,6 +36,12 @@ episode with ``illegal_reward`` and ``info["illegal_action"] = True``; ``"raise"
 printed; ``"rgb_array"``: an H x W x 3 ``uint8`` picture of the table, :mod:`.picture`;
 ``None``), ``urbanist_blocks``, ``all_parks_absorb``.
 
+Engines: with the compiled engine selected (:mod:`quadropolis.engine`), each game has a
+native twin played move for move with the Python state, and the observations and masks are
+computed from it by the compiled encoder (:mod:`.native_obs`): the same values, faster
+(tests/envs/test_native_env.py). ``gymnasium.make_vec("Quadropolis-v1", num_envs=N)`` steps N
+games in compiled code (:mod:`.vector`).
+
 Seeding: ``reset(seed=S)`` plays the engine's game with seed ``S`` (its layouts), the bot in
 seat ``k`` using ``quadropolis.bots.bot_rng(S, k)`` as in ``play_match``; ``reset()`` draws the
 game seed from the env's ``np_random``. Same seed and actions, same game.
@@ -73,6 +79,7 @@ from .encoding import (
     shared_action_mask,
 )
 from .episode import Episode
+from .native_obs import NativeTwin
 from .opponents import Opponent, make_opponent, normalizer
 from .rewards import check_illegal_reward
 
@@ -142,6 +149,9 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         self._scale = normalizer() if self.normalize else None
         self._encoder = Encoder()
         self._state: GameState | None = None
+        # With the compiled engine selected (at reset): the game's native twin, played move for
+        # move with the Python state, from which the observations and masks are computed.
+        self._twin: NativeTwin | None = None
         self._episode: Episode | None = None  # the mask check, the moves and the rewards
         self._agent = 0
         self._seats: dict[int, Bot] = {}
@@ -173,6 +183,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
             all_parks_absorb=self._base.all_parks_absorb,
         )
         self._state = new_game(config)
+        self._twin = NativeTwin.start(config, self.normalize)
         self._episode = Episode(self._state, self.reward_scheme, self.dense_reward, self.illegal_reward)
         self._encoder.reset()
         self._done = False
@@ -190,6 +201,8 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         state = episode.state
         try:
             shaped = episode.play(self._agent, int(action), self._mask)
+            if self._twin is not None:
+                self._twin.play(int(action))
         except IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
@@ -284,23 +297,34 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
     def _play_bots(self) -> None:
         state = self._state
         assert state is not None
-        seats, rngs = self._seats, self._rngs
+        seats, rngs, twin = self._seats, self._rngs, self._twin
         while state.phase != OVER:
             p = state.current_player
             bot = seats.get(p)
             if bot is None:
                 break
-            apply_unchecked(state, bot.choose(observe(state), rngs[p]))
+            move = bot.choose(observe(state), rngs[p])
+            apply_unchecked(state, move)
+            if twin is not None:
+                twin.play(move)
             self._moves += 1
 
     def _observe(self) -> tuple[ObsType, dict[str, Any]]:
         """The agent's observation and info now (the mask updated): one call per step."""
         state = self._state
         assert state is not None
-        self._mask = mask = shared_action_mask(state) if state.phase != OVER else _OVER_MASK
+        if state.phase == OVER:
+            mask = _OVER_MASK
+        elif self._twin is not None:
+            mask = self._twin.mask()
+        else:
+            mask = shared_action_mask(state)
+        self._mask = mask
         return self._encode(state, self._agent), {"action_mask": mask.copy(), "seat": self._agent}
 
     def _encode(self, state: GameState, seat: int) -> ObsType:
+        if self._twin is not None:  # the twin of state: the same values, computed natively
+            return self._twin.encode(seat)
         obs = self._encoder.encode(state, seat)
         if self._scale is not None:
             obs *= self._scale

@@ -35,7 +35,9 @@ Render modes        ``"ansi"`` returns the engine's text board (the seed hidden)
 Options: ``mode`` (``"classic"`` | ``"expert"``), ``players`` (2-4), ``reward``,
 ``dense_reward``, ``illegal_reward``, ``normalize``, ``render_mode``, ``urbanist_blocks``,
 ``all_parks_absorb``. ``reset(seed=S)`` plays the engine's game with seed ``S``; ``reset()``
-draws a seed from a generator that the last seeded reset re-seeded.
+draws a seed from a generator that the last seeded reset re-seeded. With the compiled engine
+selected, the observations and masks are computed natively from the game's native twin
+(:class:`~.native_obs.NativeTwin`): the same values.
 
 **The parallel API.** Quadropolis is strictly turn-based, so there is no ``parallel_env`` of
 its own; PettingZoo's ``pettingzoo.utils.conversions.turn_based_aec_to_parallel(env())``
@@ -75,6 +77,7 @@ from .encoding import (
     shared_action_mask,
 )
 from .episode import Episode
+from .native_obs import NativeTwin
 from .opponents import normalizer
 from .rewards import check_illegal_reward
 
@@ -141,6 +144,9 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._encoder = Encoder()
+        # With the compiled engine selected (at reset): the game's native twin, which computes
+        # the observations and masks (the same values).
+        self._twin: NativeTwin | None = None
         self._seeds = np.random.default_rng()
         self._state: GameState | None = None
         self._episode: Episode | None = None  # the mask check, the moves and the rewards
@@ -169,6 +175,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
             all_parks_absorb=self._base.all_parks_absorb,
         )
         self._state = new_game(config)
+        self._twin = NativeTwin.start(config, self.normalize)
         self._episode = Episode(self._state, self.reward_scheme, self.dense_reward, self.illegal_reward)
         self._encoder.reset()
         self._mask = None
@@ -199,6 +206,8 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         return self._encode(self._require_state(), 0)
 
     def _encode(self, state: GameState, seat: int) -> npt.NDArray[np.float32]:
+        if self._twin is not None:
+            return self._twin.encode(seat)
         obs = self._encoder.encode(state, seat)
         if self._scale is not None:
             obs *= self._scale
@@ -219,6 +228,8 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
             shaped = episode.play(self._seat[agent], int(action), mask)
         except IllegalMoveError as e:
             raise IllegalMoveError(f"{agent}: {e}") from None
+        if self._twin is not None:
+            self._twin.play(int(action))
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # most steps reward nothing: skip clearing zeros and adding them
             self._clear_rewards()
@@ -275,7 +286,8 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         # observe() and step() both need the mask of the same position: compute it once. It
         # is read-only and shared: observe() hands out copies.
         if self._mask is None:
-            self._mask = shared_action_mask(self._require_state())
+            twin = self._twin
+            self._mask = shared_action_mask(self._require_state()) if twin is None else twin.mask()
         return self._mask
 
 

@@ -1,0 +1,87 @@
+// A batch of games stepped together for reinforcement learning (quadropolis.envs.vector): in
+// each game the agent holds one seat and the engine's own bots (random, greedy) play the
+// others, exactly as the Gymnasium env QuadropolisEnv plays them (the same bot generators,
+// random.Random("bot/SEED/SEAT"), the same choices), so a game of the batch is the very game
+// the single env plays from the same seed and actions. Observations, masks and rewards are
+// written into caller-provided arrays; a finished game starts its next episode at its next
+// step (Gymnasium's NEXT_STEP autoreset). No allocation after construction.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "quadropolis/game.hpp"
+#include "quadropolis/observation.hpp"
+#include "quadropolis/random.hpp"
+
+namespace quadropolis {
+
+enum Opponent : int8_t { OPPONENT_RANDOM = 0, OPPONENT_GREEDY = 1 };  // bots.simple RandomBot, GreedyBot
+enum RewardScheme : int8_t { REWARD_WIN_SHARE = 0, REWARD_MARGIN = 1 };  // envs.rewards.REWARDS
+
+struct VectorConfig {
+    Config game;         // the seed is each episode's own
+    int seat;            // the agent's seat, or -1: drawn at each episode from the game's stream
+    int8_t opponents[MAX_PLAYERS - 1];  // one per other seat, in seat order
+    int8_t scheme;       // RewardScheme
+    double dense;        // dense reward coefficient (0: none)
+    double illegal_reward;
+    bool normalize;      // observations multiplied by Encoding::scale
+};
+
+// Where a reset or a step writes, one row per game.
+struct VectorOutput {
+    float* observations;  // [games][observation size]
+    int8_t* masks;        // [games][MOVE_COUNT]: all ones once the game's episode is over
+    double* rewards;      // [games]
+    bool* terminated;     // [games]
+    bool* illegal;        // [games]: the episode ended on an illegal action
+    int32_t* seats;       // [games]: the agent's seat
+};
+
+class VectorGames {
+public:
+    VectorGames(const Encoding& encoding, const VectorConfig& config, int count);
+
+    int count() const { return static_cast<int>(games_.size()); }
+    // Start every game's episode: game i plays the engine's game with seed seeds[i] (>= 0);
+    // its later episodes take their seeds from a SplitMix64 stream seeded with seeds[i].
+    void reset(const int64_t* seeds, VectorOutput& out);
+    // The first game whose action (ignored in a game whose episode is over) is not legal, or -1.
+    int first_illegal(const int64_t* actions) const;
+    // One step of every game (see the header's comment); an illegal action ends its episode
+    // with the configured illegal reward.
+    void step(const int64_t* actions, VectorOutput& out);
+
+    const State& state(int game) const { return games_[game].state; }
+    int64_t episode_seed(int game) const { return games_[game].seed; }
+    int agent_seat(int game) const { return games_[game].agent; }
+    bool episode_over(int game) const { return games_[game].done; }
+
+private:
+    struct Game {
+        State state;
+        Random bots[MAX_PLAYERS];
+        uint64_t stream;  // SplitMix64: the seeds (and drawn seats) of later episodes
+        int64_t seed;
+        int agent;
+        int8_t opponent[MAX_PLAYERS];  // by seat (the agent's entry unused)
+        int32_t scores[MAX_PLAYERS];   // projected score after the agent's last build (dense)
+        bool done;
+        int8_t legal[MOVE_COUNT];      // the agent's legal moves now (action_mask), kept by observe
+
+    };
+    Encoding encoding_;
+    VectorConfig config_;
+    std::vector<Game> games_;
+
+    void start(Game& g, int64_t seed);
+    void play_bots(Game& g);
+    double final_reward(const Game& g) const;
+    double play(Game& g, int action, bool& illegal);
+    void observe(Game& g, int index, VectorOutput& out) const;
+    static bool allowed(const Game& g, int64_t action) {
+        return action >= 0 && action < MOVE_COUNT && g.legal[action];
+    }
+};
+
+}  // namespace quadropolis

@@ -1,0 +1,196 @@
+#include "quadropolis/vector_env.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+#include "quadropolis/greedy.hpp"
+#include "quadropolis/scoring.hpp"
+
+namespace quadropolis {
+namespace {
+
+uint64_t splitmix64(uint64_t& x) {
+    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// RandomBot.choose: legal[int(random() * len(legal))].
+int random_move(const State& s, Random& rng) {
+    MoveList legal;
+    legal_moves(s, legal);
+    return legal.moves[static_cast<int>(rng.random() * legal.count)];
+}
+
+// Lexicographic order of value tuples (greedy values, rank keys).
+bool below(const int32_t* a, const int32_t* b, int size) {
+    for (int k = 0; k < size; k++)
+        if (a[k] != b[k]) return a[k] < b[k];
+    return false;
+}
+
+// GreedyBot.choose: the best value (greedy_values), ties drawn as ties[int(random() * len)].
+int greedy_move(const State& s, Random& rng) {
+    GreedyValues values;
+    greedy_values(s, values);
+    int best = 0;
+    for (int i = 1; i < values.count; i++)
+        if (below(values.entries[best].value, values.entries[i].value, GREEDY_VALUE_SIZE)) best = i;
+    int ties[MAX_LEGAL];
+    int count = 0;
+    for (int i = 0; i < values.count; i++)
+        if (!below(values.entries[i].value, values.entries[best].value, GREEDY_VALUE_SIZE))
+            ties[count++] = values.entries[i].move;
+    return ties[static_cast<int>(rng.random() * count)];
+}
+
+}  // namespace
+
+VectorGames::VectorGames(const Encoding& encoding, const VectorConfig& config, int count)
+    : encoding_(encoding), config_(config), games_(static_cast<size_t>(count)) {
+    for (Game& g : games_) {
+        g.done = true;
+        g.seed = 0;
+        g.agent = 0;
+        std::memset(g.legal, 0, sizeof g.legal);
+    }
+}
+
+void VectorGames::start(Game& g, int64_t seed) {
+    const int n = config_.game.players;
+    g.seed = seed;
+    Config c = config_.game;
+    c.seed = seed;
+    g.state = new_state(c);
+    g.agent = config_.seat >= 0 ? config_.seat : static_cast<int>(splitmix64(g.stream) % static_cast<uint64_t>(n));
+    // gym_env.reset: the bot of seat p draws from bots.bot_rng(seed, p) = random.Random("bot/SEED/p").
+    for (int p = 0, k = 0; p < n; p++) {
+        if (p == g.agent) continue;
+        char text[48];
+        const int length = std::snprintf(text, sizeof text, "bot/%lld/%d", static_cast<long long>(seed), p);
+        g.bots[p].seed_text(text, static_cast<size_t>(length));
+        g.opponent[p] = config_.opponents[k++];
+    }
+    std::memset(g.scores, 0, sizeof g.scores);
+    g.done = false;
+    play_bots(g);
+}
+
+void VectorGames::play_bots(Game& g) {
+    State& s = g.state;
+    while (s.phase != OVER) {
+        const int p = current_player(s);
+        if (p == g.agent) return;
+        do_apply(s, g.opponent[p] == OPPONENT_GREEDY ? greedy_move(s, g.bots[p]) : random_move(s, g.bots[p]));
+    }
+}
+
+// envs.rewards.final_rewards of the agent: the outcome (outcome.outcome_of, ranked by
+// outcome.rank_key: total, inhabitants placed, fewest empty squares) under the scheme.
+double VectorGames::final_reward(const Game& g) const {
+    const int n = config_.game.players;
+    int32_t key[MAX_PLAYERS][3];
+    CityScore score;
+    for (int p = 0; p < n; p++) {
+        score_city(city_of(g.state, p), config_.game.all_parks_absorb, score);
+        key[p][0] = score.total;
+        key[p][1] = score.inhabitants_placed;
+        key[p][2] = -score.empty_squares;
+    }
+    const int a = g.agent;
+    if (config_.scheme == REWARD_MARGIN) {
+        int32_t best_other = 0;
+        bool first = true;
+        for (int p = 0; p < n; p++)
+            if (p != a && (first || key[p][0] > best_other)) best_other = key[p][0], first = false;
+        return static_cast<double>(key[a][0] - best_other);
+    }
+    int best = 0;
+    for (int p = 1; p < n; p++)
+        if (below(key[best], key[p], 3)) best = p;
+    int winners = 0;
+    bool agent_wins = false;
+    for (int p = 0; p < n; p++)
+        if (!below(key[p], key[best], 3)) {
+            winners++;
+            agent_wins |= p == a;
+        }
+    return agent_wins ? 1.0 / winners : 0.0;
+}
+
+// QuadropolisEnv.step for one game: the agent's action, the dense reward of a build, the
+// bots' moves, the final reward.
+double VectorGames::play(Game& g, int action, bool& illegal) {
+    illegal = !allowed(g, action);
+    if (illegal) {
+        g.done = true;
+        return config_.illegal_reward;
+    }
+    double reward = 0.0;
+    do_apply(g.state, action);
+    if (config_.dense != 0.0 && action >= FIRST_BUILD_MOVE && action < DISCARD_MOVE) {
+        CityScore score;
+        score_city(city_of(g.state, g.agent), config_.game.all_parks_absorb, score);
+        reward += config_.dense * static_cast<double>(score.total - g.scores[g.agent]);
+        g.scores[g.agent] = score.total;
+    }
+    play_bots(g);
+    if (g.state.phase == OVER) {
+        g.done = true;
+        reward += final_reward(g);
+    }
+    return reward;
+}
+
+// Writes game `index`'s observation and mask, and keeps the mask for the legality check of the
+// next action (the caller may change the arrays it was handed: they are not read back).
+void VectorGames::observe(Game& g, int index, VectorOutput& out) const {
+    const size_t i = static_cast<size_t>(index);
+    encode(encoding_, g.state, g.agent, config_.normalize, out.observations + i * encoding_.part[PART_SIZE]);
+    action_mask(g.state, g.legal);  // all zeros once the game is over: no action is legal
+    int8_t* mask = out.masks + i * MOVE_COUNT;
+    if (g.done)
+        std::memset(mask, 1, MOVE_COUNT);
+    else
+        std::memcpy(mask, g.legal, MOVE_COUNT);
+    out.seats[i] = g.agent;
+}
+
+void VectorGames::reset(const int64_t* seeds, VectorOutput& out) {
+    for (int i = 0; i < count(); i++) {
+        Game& g = games_[static_cast<size_t>(i)];
+        g.stream = static_cast<uint64_t>(seeds[i]);
+        start(g, seeds[i]);
+        out.rewards[i] = 0.0;
+        out.terminated[i] = out.illegal[i] = false;
+        observe(g, i, out);
+    }
+}
+
+int VectorGames::first_illegal(const int64_t* actions) const {
+    for (int i = 0; i < count(); i++) {
+        const Game& g = games_[static_cast<size_t>(i)];
+        if (!g.done && !allowed(g, actions[i])) return i;
+    }
+    return -1;
+}
+
+void VectorGames::step(const int64_t* actions, VectorOutput& out) {
+    for (int i = 0; i < count(); i++) {
+        Game& g = games_[static_cast<size_t>(i)];
+        bool illegal = false;
+        if (g.done) {  // NEXT_STEP autoreset: the action is ignored, the next episode starts
+            start(g, static_cast<int64_t>(splitmix64(g.stream) >> 2));
+            out.rewards[i] = 0.0;
+        } else {
+            const int64_t a = actions[i];
+            out.rewards[i] = play(g, a < 0 || a >= MOVE_COUNT ? -1 : static_cast<int>(a), illegal);
+        }
+        out.terminated[i] = g.done;
+        out.illegal[i] = illegal;
+        observe(g, i, out);
+    }
+}
+
+}  // namespace quadropolis

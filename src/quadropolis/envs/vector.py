@@ -1,0 +1,298 @@
+"""The batched env: ``num_envs`` games of ``Quadropolis-v1`` stepped together by the compiled
+engine (issue 24 item 4), a Gymnasium :class:`~gymnasium.vector.VectorEnv`.
+
+``gymnasium.make_vec("Quadropolis-v1", num_envs=N, vectorization_mode="vector_entry_point",
+**options)`` returns :class:`QuadropolisVectorEnv` (the registered ``vector_entry_point``,
+:func:`make_vector_env`). Each game is exactly what the single env
+(:class:`~.gym_env.QuadropolisEnv`) plays from the same seed and actions: the same observation
+encoding (:mod:`.encoding`, computed by :mod:`.native_obs`), the same 121 action numbers, the
+same bots with the same generators (``bots.bot_rng``), the same rewards (:mod:`.rewards`),
+the same illegal-action handling; tests/envs/test_vector.py compares them step by step.
+
+Options: those of the single env — ``mode``, ``players``, ``seat`` (an int, or ``None``: drawn
+at each episode), ``opponents``, ``reward``, ``dense_reward``, ``illegal_action``,
+``illegal_reward``, ``normalize``, ``urbanist_blocks``, ``all_parks_absorb`` — except that the
+opponents are the engine's native bots, ``"random"`` and ``"greedy"`` (one spec for every other
+seat, or a list), and ``render_mode`` is ``None``. ``copy`` (default true) returns copies of
+the batch's arrays at each call; ``copy=False`` returns the arrays the engine writes in place
+at the next call (faster; copy what you keep).
+
+Arrays: observations ``(N, 2409)`` float32, rewards ``(N,)`` float64, terminations and
+truncations ``(N,)`` bool (never truncated), ``infos["action_mask"]`` ``(N, 121)`` int8,
+``infos["seat"]`` (the agent's seat per game) and ``infos["illegal_action"]`` (the step
+ended the game's episode on an illegal action); :meth:`~QuadropolisVectorEnv.action_masks`
+gives the masks as bool.
+
+**Autoreset** is Gymnasium's default ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step
+that ends a game's episode returns its last observation, its final reward and
+``terminated=True``, with an all-ones mask (as the single env: a masked categorical over an
+all-zeros mask gives NaN); at the game's next step its action is ignored and its next
+episode starts (reward 0, ``terminated=False``, the new episode's first observation and mask).
+
+**Seeding**: ``reset(seed=S)`` plays game ``i``'s first episode with game seed ``S + i`` (the
+seed of ``SyncVectorEnv``'s env ``i``, so the single env's ``reset(seed=S + i)`` plays the
+same game), ``reset(seed=[s0, s1, ...])`` one seed per game; game ``i``'s later episodes take
+their seeds (and, with ``seat=None``, their seats) from a SplitMix64 stream seeded with its
+first seed (:attr:`~QuadropolisVectorEnv.episode_seeds` gives them). ``reset()`` draws the
+seeds from the env's ``np_random``. Same seeds and actions, same episodes, bit for bit.
+
+**Bad input**: an action array of the wrong shape or not of integers raises
+:class:`~quadropolis.envs.ActionError` (no game moves); an action outside 0-120 or outside the
+mask follows ``illegal_action`` as in the single env: ``"terminate"`` ends that game's episode
+with ``illegal_reward`` and ``infos["illegal_action"]``; ``"raise"`` raises
+:class:`~quadropolis.IllegalMoveError` naming the game and the rule, before any game moves.
+
+**Without the compiled engine** (or with ``QUADROPOLIS_ENGINE=python``), :func:`make_vector_env`
+returns Gymnasium's :class:`~gymnasium.vector.SyncVectorEnv` of single envs: the same
+observations, masks, rewards and autoreset, at the single env's speed (its later episodes'
+seeds come from each env's ``np_random``); :class:`QuadropolisVectorEnv` itself raises
+:class:`~quadropolis.ConfigError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .. import engine
+from ..config import GameConfig
+from ..errors import ConfigError, IllegalMoveError, QuadropolisError
+from ..tiles import Mode
+from .actions import NUM_ACTIONS, ActionError
+from .episode import refusal
+from .layout import OBSERVATION_SIZE, observation_high
+from .native_obs import native_encoding
+from .rewards import REWARDS, check_illegal_reward, check_reward
+
+__all__ = ["NATIVE_OPPONENTS", "QuadropolisVectorEnv", "make_vector_env"]
+
+#: The opponents the batched env plays natively, by their bot specs (bots.simple).
+NATIVE_OPPONENTS: Final = ("random", "greedy")
+_SEED_LIMIT: Final = 2**63
+
+
+class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
+    """``num_envs`` games of ``Quadropolis-v1`` stepped by the compiled engine (see the module
+    docstring)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        mode: str = "classic",
+        players: int = 2,
+        seat: int | None = 0,
+        opponents: str | Sequence[str] = "random",
+        reward: str = "win_share",
+        dense_reward: float = 0.0,
+        illegal_action: str = "terminate",
+        illegal_reward: float | None = None,
+        normalize: bool = False,
+        render_mode: str | None = None,
+        urbanist_blocks: str = "lines",
+        all_parks_absorb: bool = False,
+        copy: bool = True,
+    ) -> None:
+        native = engine.current()
+        if native is None:
+            why = engine.unavailable or "QUADROPOLIS_ENGINE=python"
+            raise ConfigError(
+                f"the batched env needs the compiled engine ({why}); "
+                "gymnasium.make_vec falls back to SyncVectorEnv"
+            )
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not 1 <= num_envs <= 2**20:
+            raise ConfigError(f"num_envs must be an int from 1 to {2**20}, got {num_envs!r}")
+        config = _config(mode, players, urbanist_blocks, all_parks_absorb)
+        if seat is not None and not (type(seat) is int and 0 <= seat < players):
+            raise ConfigError(f"seat must be None or a seat from 0 to {players - 1}, got {seat!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise ConfigError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        if render_mode is not None:
+            raise ConfigError(f"the batched env draws nothing: render_mode must be None, got {render_mode!r}")
+        self.num_envs = num_envs
+        self.reward_scheme = check_reward(reward)
+        self.dense_reward = float(dense_reward)
+        self.illegal_action = illegal_action
+        self.illegal_reward = check_illegal_reward(config.mode, reward, self.dense_reward, illegal_reward)
+        self.normalize = bool(normalize)
+        self.render_mode = None
+        self.copy = bool(copy)
+        self._config = config
+        self._games = native.VectorGames(
+            native_encoding(native),
+            0 if config.mode is Mode.CLASSIC else 1,
+            players,
+            config.urbanist_blocks == "square",
+            config.all_parks_absorb,
+            -1 if seat is None else seat,
+            _opponent_codes(opponents, players),
+            REWARDS.index(reward),
+            self.dense_reward,
+            self.illegal_reward,
+            self.normalize,
+            num_envs,
+        )
+        self._native = native
+        high = np.ones(OBSERVATION_SIZE, np.float32) if self.normalize else observation_high()
+        self.single_observation_space = spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        n = num_envs
+        self._obs = np.zeros((n, OBSERVATION_SIZE), np.float32)
+        self._masks = np.zeros((n, NUM_ACTIONS), np.int8)
+        self._rewards = np.zeros(n, np.float64)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)  # never set: a game always ends
+        self._illegal = np.zeros(n, np.bool_)
+        self._seats = np.zeros(n, np.int32)
+        self._started = False
+
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Start an episode in every game (seeds: see the module docstring)."""
+        seeds = self._seeds(seed)
+        self._games.reset(
+            seeds, self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats
+        )
+        self._started = True
+        return self._out(self._obs), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """One action per game (ignored in a game whose episode ended at the last step)."""
+        if not self._started:
+            raise QuadropolisError("call reset() first")
+        chosen = self._actions(actions)
+        if self.illegal_action == "raise":
+            i = self._games.first_illegal(chosen)
+            if i >= 0:
+                a = int(chosen[i])
+                raise IllegalMoveError(f"game {i}: action {a}: {refusal(self.game_state(i), a)}")
+        self._games.step(
+            chosen, self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats
+        )
+        out = self._out
+        return (
+            out(self._obs),
+            out(self._rewards),
+            out(self._terminated),
+            out(self._truncated),
+            self._infos(),
+        )
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of every game now, ``(N, 121)`` bool (all ones in a game whose
+        episode just ended)."""
+        return self._masks.astype(bool)
+
+    @property
+    def episode_seeds(self) -> list[int]:
+        """Each game's current episode seed (the single env's ``reset(seed=...)`` plays it)."""
+        return [self._games.episode_seed(i) for i in range(self.num_envs)]
+
+    def game_state(self, game: int) -> Any:
+        """Game ``game``'s state as the Python engine's :class:`~quadropolis.state.GameState`
+        (with its seed: do not show it to the agent)."""
+        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < self.num_envs:
+            raise QuadropolisError(f"game must be 0 to {self.num_envs - 1}, got {game!r}")
+        return self._native.from_native(self._games.state(game))
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _seeds(self, seed: int | Sequence[int | None] | None) -> npt.NDArray[np.int64]:
+        n = self.num_envs
+        if seed is None or isinstance(seed, (int, np.integer)):
+            if seed is not None:
+                _check_seed(seed)
+                _check_seed(int(seed) + n - 1)  # the last game's
+            super().reset(seed=None if seed is None else int(seed))
+            if seed is None:
+                return self.np_random.integers(2**62, size=n, dtype=np.int64)
+            return np.arange(int(seed), int(seed) + n, dtype=np.int64)
+        if isinstance(seed, str) or not isinstance(seed, Sequence) or len(seed) != n:
+            raise ConfigError(f"seed must be None, an int or a list of {n} seeds, got {seed!r}")
+        return np.array(
+            [int(self.np_random.integers(2**62)) if s is None else _check_seed(s) for s in seed], np.int64
+        )
+
+    def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise ActionError(
+                f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
+                f"got shape {a.shape} of {a.dtype}"
+            )
+        if a.dtype.kind == "u":  # an unsigned value past int64's range is out of range anyway
+            a = np.minimum(a, NUM_ACTIONS)
+        if a.dtype != np.int64:
+            a = a.astype(np.int64)
+        return np.ascontiguousarray(a)
+
+    def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return array.copy() if self.copy else array
+
+    def _infos(self) -> dict[str, Any]:
+        return {
+            "action_mask": self._masks.copy(),
+            "seat": self._seats.copy(),
+            "illegal_action": self._illegal.copy(),
+        }
+
+
+def _config(mode: str, players: int, urbanist_blocks: str, all_parks_absorb: bool) -> GameConfig:
+    try:
+        game_mode = Mode(mode)
+    except ValueError:
+        raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+    # Validates players and the variants.
+    return GameConfig(
+        mode=game_mode, players=players, urbanist_blocks=urbanist_blocks, all_parks_absorb=all_parks_absorb
+    )
+
+
+def _opponent_codes(opponents: str | Sequence[str], players: int) -> tuple[int, ...]:
+    """The native bots' codes, one per other seat (0 random, 1 greedy)."""
+    chosen = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(chosen) != players - 1:
+        raise ConfigError(f"{players} players need {players - 1} opponent(s), got {len(chosen)}")
+    for o in chosen:
+        if not isinstance(o, str) or o not in NATIVE_OPPONENTS:
+            raise ConfigError(
+                f"the batched env plays the native bots {', '.join(NATIVE_OPPONENTS)}; got {o!r} "
+                "(other opponents: gymnasium.make_vec(..., vectorization_mode='sync'))"
+            )
+    return tuple(NATIVE_OPPONENTS.index(o) for o in chosen)
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < _SEED_LIMIT:
+        raise ConfigError(f"a seed is an int from 0 to 2**63 - 1, got {seed!r}")
+    return int(seed)
+
+
+def make_vector_env(num_envs: int = 1, **options: Any) -> VectorEnv[Any, Any, Any]:
+    """The ``vector_entry_point`` of ``Quadropolis-v1``: a :class:`QuadropolisVectorEnv`, or,
+    without the compiled engine, a ``SyncVectorEnv`` of single envs (see the module docstring)."""
+    if engine.current() is not None:
+        return QuadropolisVectorEnv(num_envs, **options)
+    options.pop("copy", None)
+    from .gym_env import QuadropolisEnv
+
+    return gymnasium.vector.SyncVectorEnv([lambda: QuadropolisEnv(**options) for _ in range(num_envs)])

@@ -1,0 +1,120 @@
+"""quadropolis._native.VectorGames, the batched env's games, at the binding: arrays of the
+wrong shape, dtype or layout are refused before anything is written, seeds and options are
+range-checked, and many games of every mode and player count against both native bots step
+to their ends and restart (run under ASan/UBSan by scripts/sanitize.sh). What the games are
+(the single env's, step for step) is tests/envs/test_vector.py's subject."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from quadropolis import _native as nat
+from quadropolis import native
+from quadropolis.envs.native_obs import native_encoding
+
+N = 6
+
+
+def _games(
+    mode: int = 0, players: int = 2, opponents: tuple[int, ...] = (0,), seat: int = 0
+) -> nat.VectorGames:
+    return nat.VectorGames(
+        native_encoding(native), mode, players, False, False, seat, opponents, 0, 0.5, -9.0, False, N
+    )
+
+
+def _outputs(size: int) -> list[npt.NDArray[Any]]:
+    return [
+        np.zeros((N, size), np.float32),
+        np.zeros((N, 121), np.int8),
+        np.zeros(N, np.float64),
+        np.zeros(N, np.bool_),
+        np.zeros(N, np.bool_),
+        np.zeros(N, np.int32),
+    ]
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_step_through_episodes(mode: int, players: int) -> None:
+    games = _games(mode, players, tuple(k % 2 for k in range(players - 1)), seat=-1)
+    out = _outputs(native_encoding(native).size)
+    obs, masks, rewards, terminated, illegal, seats = out
+    games.reset(np.arange(N, dtype=np.int64), *out)
+    rng = np.random.default_rng(players)
+    ended = 0
+    for step in range(200):
+        actions = (rng.random((N, 121)) * masks).argmax(1).astype(np.int64)
+        if step % 50 == 49:
+            actions[step % N] = 121  # out of range: ends that game's episode
+        games.step(actions, *out)
+        ended += int(terminated.sum())
+        assert ((seats >= 0) & (seats < players)).all()
+        assert (masks[terminated] == 1).all() and (masks[~terminated].sum(1) > 0).all()
+        assert (rewards[illegal] == -9.0).all()
+    assert ended >= N and obs.any()
+
+
+def test_bad_arrays_are_refused() -> None:
+    games = _games()
+    size = native_encoding(native).size
+    seeds = np.zeros(N, np.int64)
+    for k, wrong in [
+        (0, np.zeros((N, size - 1), np.float32)),
+        (0, np.zeros((N + 1, size), np.float32)),
+        (1, np.zeros(N * 121, np.int8)),
+        (2, np.zeros(N - 1, np.float64)),
+        (5, np.zeros((N, 1), np.int32)),
+    ]:
+        out = _outputs(size)
+        out[k] = wrong
+        with pytest.raises(ValueError, match="shape"):
+            games.reset(seeds, *out)
+    for k, wrong in [
+        (0, np.zeros((N, size), np.float64)),
+        (3, np.zeros(N, np.int8)),
+        (5, np.zeros(N, np.int64)),
+    ]:
+        out = _outputs(size)
+        out[k] = wrong
+        with pytest.raises(TypeError):
+            games.reset(seeds, *out)
+    out = _outputs(size)
+    with pytest.raises(ValueError, match="non-negative"):
+        games.reset(np.full(N, -1, np.int64), *out)
+    with pytest.raises(ValueError, match="seeds must have shape"):
+        games.reset(np.zeros(N + 1, np.int64), *out)
+    games.reset(seeds, *out)
+    with pytest.raises(ValueError, match="actions must have shape"):
+        games.step(np.zeros(N - 1, np.int64), *out)
+    with pytest.raises(TypeError):
+        games.step(np.zeros(N, np.int32), *out)
+    extreme = np.array([-(2**63), 2**63 - 1, -1, 121, 100, 120], np.int64)  # no build nor discard yet
+    assert games.first_illegal(extreme) == 0
+    games.step(extreme, *out)
+    assert out[4].all()  # every action illegal: every episode ended
+    for i in (-1, N):
+        with pytest.raises(ValueError, match="game must be"):
+            games.state(i)
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        ({"mode": 2}, "mode"),
+        ({"players": 5}, "players"),
+        ({"seat": 2}, "seat"),
+        ({"seat": -2}, "seat"),
+        ({"opponents": (0, 0)}, "opponents"),
+        ({"opponents": (2,)}, "opponent"),
+    ],
+)
+def test_bad_options_are_refused(args: dict[str, Any], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        _games(**args)
+    with pytest.raises(ValueError, match="count"):
+        nat.VectorGames(native_encoding(native), 0, 2, False, False, 0, (0,), 0, 0.0, 0.0, False, 0)
