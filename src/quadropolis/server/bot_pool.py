@@ -29,6 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from .. import engine
 from ..bots import LEVELS, Bot, MCTSBot, PositionSearch, analyse, make_bot, observe, search_position
 from ..errors import QuadropolisError
 from ..moves import Move
@@ -53,13 +54,16 @@ def _choose(level: str, observation: dict[str, Any], rng_key: str) -> str:
 
 
 def _analyse(observation: dict[str, Any], seed: int, top: int) -> dict[str, Any]:
-    """In a worker: :func:`quadropolis.bots.analyse` of the observed state by ``hard``."""
+    """In a worker: :func:`quadropolis.bots.analyse` of the observed state by ``hard``, with
+    ``engine``: the search that computed it (``native`` unless the compiled engine is
+    missing or ``QUADROPOLIS_ENGINE=python``)."""
     bot = _BOTS.get(ANALYSIS_LEVEL)
     if bot is None:
         bot = _BOTS[ANALYSIS_LEVEL] = make_bot(ANALYSIS_LEVEL, workers=1)
     if not isinstance(bot, MCTSBot):  # pragma: no cover - hard is a search bot
         raise QuadropolisError(f"bot {ANALYSIS_LEVEL!r} cannot analyse")
-    return analyse(GameState.from_json(observation), bot, seed, top=top).to_json()
+    found = analyse(GameState.from_json(observation), bot, seed, top=top).to_json()
+    return {**found, "engine": bot.engine or engine.name()}
 
 
 def _review_position(state: dict[str, Any], index: int, iterations: int) -> PositionSearch:
