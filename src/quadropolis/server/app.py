@@ -298,6 +298,7 @@ def _routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     _game_routes(app, runtime)
     _play_routes(app, runtime)
     _record_routes(app, runtime)
+    _review_routes(app, runtime)
 
 
 def _server_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
@@ -450,6 +451,8 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         """Hints for the position of a record after ``at`` moves (as the endpoint above)."""
         return await runtime().service.analysis_of_record(body.record, body.at, _client(request))
 
+
+def _review_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     @app.post("/api/games/{game_id}/review", responses=ERROR_RESPONSES, tags=["records"])
     async def start_review(game_id: str, request: Request) -> dict[str, Any]:
         """Start the post-game review of a finished game (or follow the one under way, or
