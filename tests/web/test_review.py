@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Server
-from web_helpers import create, new_page, no_script_errors, record_of, running_server, shot
+from web_helpers import create, new_page, no_script_errors, record_of, run_axe, running_server, shot
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +52,7 @@ def test_review_from_the_end_screen_and_jump_from_the_chart(server: Server, brow
         first.get_by_role("button").click()
         page.get_by_test_id("replay-at").filter(has_text=f"of {len(moves)}").wait_for()
     shot(page, "review-laptop")
+    assert run_axe(page) == []
     page.set_viewport_size({"width": 390, "height": 844})
     shot(page, "review-phone", full_page=True)
     no_script_errors(page)

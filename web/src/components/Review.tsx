@@ -136,6 +136,7 @@ function Badge({ label }: { label: MoveReview["label"] }) {
 }
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function CurrentMove({ review, names, at }: { review: Review; names: string[]; at: number }) {
   const m = at > 0 ? review.moves[at - 1] : undefined;
@@ -162,7 +163,8 @@ function Accuracy({ review, names }: { review: Review; names: string[] }) {
             <th scope="row">{names[s.player]}</th>
             <td class="accuracy-value">{s.accuracy.toFixed(1)}%</td>
             <td class="muted small">
-              {s.counts.inaccuracy ?? 0} inaccuracies · {s.counts.mistake ?? 0} mistakes · {s.counts.blunder ?? 0} blunders
+              {counted(s.counts.inaccuracy ?? 0, "inaccuracy", "inaccuracies")} · {counted(s.counts.mistake ?? 0, "mistake", "mistakes")} ·{" "}
+              {counted(s.counts.blunder ?? 0, "blunder", "blunders")}
             </td>
           </tr>
         ))}
