@@ -47,7 +47,7 @@ def move(version: int, text: str = "1T1") -> ActionData:
 
 
 #: The newest migration (``server/migrations/versions/``): every upgrade must end there.
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0004"
 
 
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
@@ -56,7 +56,16 @@ def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     with store.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
         tables = set(inspect(conn).get_table_names())
-    assert {"games", "seats", "actions", "alembic_version"} <= tables
+    assert {"games", "seats", "actions", "reviews", "alembic_version"} <= tables
+
+
+def test_a_review_is_stored_once_with_its_game(store: Store) -> None:
+    new_game(store, "g9")
+    assert store.load_review("g9") is None
+    review = {"format": "quadropolis-review/1", "moves": [{"move": "1T1", "label": "good"}]}
+    store.save_review("g9", 800, review, 3.0)
+    store.save_review("g9", 800, {"format": "other"}, 4.0)  # a second writer keeps the first
+    assert store.load_review("g9") == review
 
 
 def test_an_action_is_stored_once_per_version(store: Store) -> None:

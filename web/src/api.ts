@@ -9,6 +9,7 @@ import type {
   Mode,
   MovesSoFar,
   ReplayReply,
+  ReviewReply,
   SeatPass,
   TileInfo,
   View,
@@ -130,4 +131,9 @@ export const api = {
       token,
     ),
   analyseRecord: (recordText: string, at: number) => request<AnalysisReply>("POST", "/api/analysis", recordBody(recordText, at)),
+  /** A finished game's post-game review: `start` begins it (or follows the one under way). */
+  review: (game: string, start: boolean) =>
+    request<ReviewReply>(start ? "POST" : "GET", `/api/games/${encodeURIComponent(game)}/review`),
+  /** The review of a record (post it again to follow it). */
+  reviewRecord: (recordText: string) => request<ReviewReply>("POST", "/api/review", new RawJson(`{"record":${minifyJson(recordText)}}`)),
 };

@@ -269,3 +269,40 @@ export type ServerMessage =
   | Accepted
   | ServerError
   | { type: "pong"; id?: string };
+
+/** One decision of a post-game review (the mover's win chances, 0-1). */
+export interface MoveReview {
+  index: number;
+  player: number;
+  move: string;
+  text: string;
+  best: string;
+  best_text: string;
+  win_before: number;
+  win_after: number;
+  score_before: number;
+  score_after: number;
+  loss: number;
+  label: "good" | "inaccuracy" | "mistake" | "blunder";
+  forced: boolean;
+}
+
+/** A post-game review (`quadropolis-review/1`, docs/protocol.md). */
+export interface Review {
+  format: "quadropolis-review/1";
+  players: number;
+  iterations: number;
+  thresholds: Record<string, number>;
+  moves: MoveReview[];
+  players_summary: { player: number; accuracy: number; counts: Record<string, number> }[];
+  worst: number[];
+  /** Each seat's win chance before every move (null where unknown). */
+  chart: (number | null)[][];
+}
+
+/** GET/POST /api/games/{id}/review, POST /api/review. */
+export type ReviewReply =
+  | { type: "review"; game: string | null; status: "none" }
+  | { type: "review"; game: string | null; status: "running"; done: number; total: number }
+  | { type: "review"; game: string | null; status: "failed"; message: string }
+  | { type: "review"; game: string | null; status: "done"; review: Review };

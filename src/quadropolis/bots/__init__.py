@@ -23,6 +23,21 @@ from .base import Bot, determinize, observe
 from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, SearchLevel
 from .match import BotError, MatchResult, bot_rng, play_match
 from .mcts import MCTSBot, search
+from .review import (
+    LABELS,
+    REVIEW_ITERATIONS,
+    THRESHOLDS,
+    MoveReview,
+    PlayerSummary,
+    PositionSearch,
+    Review,
+    assemble,
+    label_of,
+    move_accuracy,
+    positions,
+    review_record,
+    search_position,
+)
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 from .spec import BOT_NAMES, BUDGET_CAPS, MCTS_ITERATIONS, SPEC_MAX_CHARS, TUNING_CAPS, make_bot
 
@@ -30,11 +45,14 @@ __all__ = [
     "BOT_NAMES",
     "BUDGET_CAPS",
     "EASY_EPSILON",
+    "LABELS",
     "LEVELS",
     "LEVEL_DETAILS",
     "MCTS_ITERATIONS",
+    "REVIEW_ITERATIONS",
     "SEARCH_LEVELS",
     "SPEC_MAX_CHARS",
+    "THRESHOLDS",
     "TUNING_CAPS",
     "Analysis",
     "Bot",
@@ -44,14 +62,24 @@ __all__ = [
     "GreedyBot",
     "MCTSBot",
     "MatchResult",
+    "MoveReview",
+    "PlayerSummary",
+    "PositionSearch",
     "RandomBot",
+    "Review",
     "SearchLevel",
     "analyse",
     "analysis_seed",
+    "assemble",
     "bot_rng",
     "determinize",
+    "label_of",
     "make_bot",
+    "move_accuracy",
     "observe",
     "play_match",
+    "positions",
+    "review_record",
     "search",
+    "search_position",
 ]

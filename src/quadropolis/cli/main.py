@@ -1,6 +1,7 @@
 """The ``quadropolis`` command line: the parser, and :func:`main`, which runs a command.
 
-Commands: ``score``, ``simulate``, ``replay`` and ``bench`` (:mod:`.commands`), then those the
+Commands: ``score``, ``simulate``, ``replay`` and ``bench`` (:mod:`.commands`), ``review``
+(:mod:`.review`), then those the
 applications register (``play``, ``arena``). Every command has ``--help``.
 
 Exit status and messages:
@@ -37,6 +38,7 @@ from ..server import add_serve_command
 from ..terminal import add_play_command
 from .commands import cmd_bench, cmd_replay, cmd_score, cmd_simulate
 from .options import RULES_EPILOG, CliError, add_variant_options, one_line, positive_int
+from .review import add_review
 
 #: Exit status when standard output is closed early: 128 + SIGPIPE (13).
 EXIT_BROKEN_PIPE: Final = 141
@@ -65,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_score(sub)
     _add_simulate(sub)
     _add_replay(sub)
+    add_review(sub, _command)
     _add_bench(sub)
     # Further commands register themselves below (one line each).
     add_play_command(sub)

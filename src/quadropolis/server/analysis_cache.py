@@ -37,7 +37,12 @@ def game_key(game_id: str, moves: list[str], at: int) -> Key:
 
 def record_key(prefix: GameRecord, at: int) -> Key:
     """The key of a record's position after its ``at`` moves (``prefix``: the record cut there)."""
-    return ("record:" + _digest(json.dumps(prefix.to_json(), sort_keys=True)), at)
+    return ("record:" + record_digest(prefix), at)
+
+
+def record_digest(record: GameRecord) -> str:
+    """A digest of a whole record (configuration, moves, seats, result)."""
+    return _digest(json.dumps(record.to_json(), sort_keys=True))
 
 
 class AnalysisCache:

@@ -17,6 +17,9 @@ GET     ``/api/games/{id}/record``             the ``quadropolis-game/1`` record
 GET     ``/api/games/{id}/analysis?at=N``      hints: the ``hard`` level's search of a position
 POST    ``/api/replay``                        the view of a record after N moves
 POST    ``/api/analysis``                      hints for a position of a record
+POST    ``/api/games/{id}/review``             start the post-game review of a finished game
+GET     ``/api/games/{id}/review``             its progress, or the stored review (poll)
+POST    ``/api/review``                        review a record (post it again to poll)
 WS      ``/ws/games/{id}``                     live play and watching (:mod:`.hub`)
 ======  =====================================  ==============================================
 
@@ -62,6 +65,7 @@ from .protocol import (
     JoinSeat,
     MovesSoFar,
     RecordAt,
+    RecordBody,
     SeatPass,
     SeatSummary,
     UndoRequest,
@@ -294,6 +298,7 @@ def _routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     _game_routes(app, runtime)
     _play_routes(app, runtime)
     _record_routes(app, runtime)
+    _review_routes(app, runtime)
 
 
 def _server_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
@@ -445,3 +450,24 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     async def analysis_of_record(body: RecordAt, request: Request) -> dict[str, Any]:
         """Hints for the position of a record after ``at`` moves (as the endpoint above)."""
         return await runtime().service.analysis_of_record(body.record, body.at, _client(request))
+
+
+def _review_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    @app.post("/api/games/{game_id}/review", responses=ERROR_RESPONSES, tags=["records"])
+    async def start_review(game_id: str, request: Request) -> dict[str, Any]:
+        """Start the post-game review of a finished game (or follow the one under way, or
+        get the stored one): ``{"type": "review", "status": "running", "done", "total"}`` or
+        ``"status": "done"`` with ``review``. Poll it at least every 30 s, or it stops."""
+        return await runtime().service.review(game_id, _client(request), start=True)
+
+    @app.get("/api/games/{game_id}/review", responses=ERROR_RESPONSES, tags=["records"])
+    async def review(game_id: str, request: Request) -> dict[str, Any]:
+        """The review's progress (``running``), the stored review (``done``), ``failed`` once
+        after a failure, or ``none`` (never started: POST to start it)."""
+        return await runtime().service.review(game_id, _client(request), start=False)
+
+    @app.post("/api/review", responses=ERROR_RESPONSES, tags=["records"])
+    async def review_of_record(body: RecordBody, request: Request) -> dict[str, Any]:
+        """Review a record (``"game": null``): starts on the first post, then the same
+        replies as a game's review; post the same record again to follow it."""
+        return await runtime().service.review_of_record(body.record, _client(request))

@@ -9,7 +9,9 @@ searches its 600 iterations in one tree), so the pool size is the server's whole
 ``workers`` decisions at a time, at most ``queue`` waiting, the rest waiting their turn.
 
 Analyses (hints: :meth:`BotPool.analyse`) run in the same workers with the ``hard`` level's
-budget, in turn with the decisions.
+iteration budget (no time cap: the same position always gets the same hint, however loaded
+the server), in turn with the decisions; so do the positions of post-game reviews
+(:meth:`BotPool.review_position`), one move at a time.
 
 The worker receives :func:`quadropolis.bots.observe` of the state (the seed hidden) and an RNG
 key that does not depend on the seed, and returns the move in notation. The key is the game
@@ -27,7 +29,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..bots import LEVELS, Bot, MCTSBot, analyse, make_bot, observe
+from .. import engine
+from ..bots import LEVELS, Bot, MCTSBot, PositionSearch, analyse, make_bot, observe, search_position
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..state import GameState
@@ -51,13 +54,21 @@ def _choose(level: str, observation: dict[str, Any], rng_key: str) -> str:
 
 
 def _analyse(observation: dict[str, Any], seed: int, top: int) -> dict[str, Any]:
-    """In a worker: :func:`quadropolis.bots.analyse` of the observed state by ``hard``."""
+    """In a worker: :func:`quadropolis.bots.analyse` of the observed state by ``hard``, with
+    ``engine``: the search that computed it (``native`` unless the compiled engine is
+    missing or ``QUADROPOLIS_ENGINE=python``)."""
     bot = _BOTS.get(ANALYSIS_LEVEL)
     if bot is None:
         bot = _BOTS[ANALYSIS_LEVEL] = make_bot(ANALYSIS_LEVEL, workers=1)
     if not isinstance(bot, MCTSBot):  # pragma: no cover - hard is a search bot
         raise QuadropolisError(f"bot {ANALYSIS_LEVEL!r} cannot analyse")
-    return analyse(GameState.from_json(observation), bot, seed, top=top).to_json()
+    found = analyse(GameState.from_json(observation), bot, seed, top=top).to_json()
+    return {**found, "engine": bot.engine or engine.name()}
+
+
+def _review_position(state: dict[str, Any], index: int, iterations: int) -> PositionSearch:
+    """In a worker: :func:`quadropolis.bots.search_position` (it hides the seed itself)."""
+    return search_position(GameState.from_json(state), index, iterations)
 
 
 def _warm() -> int:
@@ -117,6 +128,16 @@ class BotPool:
                 self._executor, _analyse, observation, seed, top
             )
         return result
+
+    async def review_position(self, state: GameState, index: int, iterations: int) -> PositionSearch:
+        """One position of a post-game review searched in a worker (see
+        :func:`quadropolis.bots.search_position`), in turn with bot decisions: a review takes
+        one slot per move, so the games' bots keep playing while it runs."""
+        loop = asyncio.get_running_loop()
+        async with self._slots:
+            return await loop.run_in_executor(
+                self._executor, _review_position, state.to_json(), index, iterations
+            )
 
     def close(self) -> None:
         """Stop the workers (unless the executor was lent by the caller)."""

@@ -60,6 +60,13 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         help=f"unfinished games one client address may create (default {limits.games_per_client})",
     )
     p.add_argument(
+        "--review-budget",
+        type=int,
+        default=limits.review_budget,
+        metavar="N",
+        help=f"search simulations per take of a post-game review (default {limits.review_budget:,})",
+    )
+    p.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="default info"
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log every HTTP request")
@@ -86,12 +93,14 @@ def add_serve_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
 def settings_from(args: argparse.Namespace) -> Settings:
     if not 0 <= args.port <= 65535:
         raise ConfigError(f"--port must be between 0 and 65535, got {args.port}")
-    if args.bot_workers < 1 or args.games_per_client < 1:
-        raise ConfigError("--bot-workers and --games-per-client must be at least 1")
+    if args.bot_workers < 1 or args.games_per_client < 1 or args.review_budget < 1:
+        raise ConfigError("--bot-workers, --games-per-client and --review-budget must be at least 1")
     database = args.database or default_database()
     if args.redis and database.startswith("sqlite"):
         raise ConfigError("--redis shares games between processes: it needs --database postgresql://...")
-    limits = Limits(bot_workers=args.bot_workers, games_per_client=args.games_per_client)
+    limits = Limits(
+        bot_workers=args.bot_workers, games_per_client=args.games_per_client, review_budget=args.review_budget
+    )
     return Settings(database=database, redis=args.redis, limits=limits, ws_compression=args.ws_compression)
 
 

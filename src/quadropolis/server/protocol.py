@@ -309,6 +309,12 @@ class RecordAt(Body):
     at: Annotated[int, Field(ge=0, le=100_000)]
 
 
+class RecordBody(Body):
+    """A ``quadropolis-game/1`` record to review (finished or not, seed included)."""
+
+    record: Any
+
+
 class SeatPass(Body):
     """A seat's private pass: keep ``token`` secret; ``link`` opens the seat in a browser."""
 

@@ -28,7 +28,9 @@ history with the engine and resumes the bots whose turn it is. Other games load 
 again (who is present, and when a bot takes over: :mod:`~quadropolis.server.presence`).
 
 **Analyses** (hints) are computed and cached by :mod:`~quadropolis.server.analysis_cache`; the
-service decides who may ask for which position."""
+service decides who may ask for which position. **Reviews** of finished games and posted
+records run as jobs of :mod:`~quadropolis.server.reviews`; a game's is stored with it in the
+database, a record's kept in memory (the last :data:`~quadropolis.server.reviews.RECORD_REVIEWS`)."""
 
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ from ..outcome import outcome
 from ..record import GameRecord, replay, result_json
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..tiles import Mode
-from .analysis_cache import AnalysisCache, game_key, record_key
+from .analysis_cache import AnalysisCache, game_key, record_digest, record_key
 from .bot_pool import BotPool
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
 from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
@@ -71,6 +73,7 @@ from .errors import (
 from .game import BOT, HUMAN, CorruptGame, LiveGame
 from .presence import Presence
 from .protocol import CreateGame, SeatSpec
+from .reviews import RECORD_REVIEWS, ReviewJobs
 from .settings import Limits
 from .storage import StorageError, Store, VersionTaken
 from .views import SeatPresence, ViewCache, replay_view, view, view_text
@@ -142,6 +145,8 @@ class GameService:
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
         self._analyses = AnalysisCache()
+        self._reviews = ReviewJobs(self.limits.reviews_per_client, self.limits.reviews_running)
+        self._record_reviews: dict[str, dict[str, Any]] = {}
 
     # --- life cycle --------------------------------------------------------------------
 
@@ -166,6 +171,7 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self._reviews.close()
         await self.broker.close()
         self._db.shutdown(wait=True)
 
@@ -595,6 +601,59 @@ class GameService:
         _check_at(at, len(checked.moves))
         prefix = GameRecord(checked.config, checked.moves[:at])
         return await self._analyses.analyse(self.bots, None, record_key(prefix, at), prefix, client)
+
+    async def review(self, game_id: str, client: str, start: bool) -> dict[str, Any]:
+        """The ``review`` reply of a finished game: ``done`` with the stored review, else the
+        progress of the one under way (``running``, ``done`` of ``total`` moves), ``failed``
+        once after a failure, or ``none``; with ``start`` a review starts when none is stored
+        or running (bounds: :mod:`~quadropolis.server.reviews`). :class:`NotOver` while the
+        game runs."""
+        game = await self.game(game_id)
+        if game.status != OVER:
+            raise NotOver(f"game {game_id} is not over: only a finished game is reviewed")
+        base = {"type": "review", "game": game_id}
+        stored = await self._run(self.store.load_review, game_id)
+        if stored is not None:
+            return {**base, "status": "done", "review": stored}
+        running = self._reviews.progress(game_id)
+        if running is None and start:
+            record = GameRecord.from_json(game.record_json())
+            running = self._reviews.start(
+                game_id,
+                self.bots,
+                record,
+                self.limits.review_budget,
+                client,
+                partial(self._save_review, game_id),
+            )
+        return {**base, **(running or {"status": "none"})}
+
+    async def _save_review(self, game_id: str, review: dict[str, Any]) -> None:
+        await self._run(self.store.save_review, game_id, self.limits.review_budget, review, self.clock())
+
+    async def review_of_record(self, record: Any, client: str) -> dict[str, Any]:
+        """The ``review`` reply of a posted record (any position, finished or not), started on
+        the first ask; ask again with the same record to follow it. :class:`BadRecord` if it
+        does not replay or has no move."""
+        checked = await asyncio.to_thread(_checked_record, record)
+        if not checked.moves:
+            raise BadRecord("the record has no move to review")
+        key = "record:" + record_digest(checked)
+        base: dict[str, Any] = {"type": "review", "game": None}
+        done = self._record_reviews.get(key)
+        if done is not None:
+            return {**base, "status": "done", "review": done}
+        running = self._reviews.progress(key)
+        if running is None:
+            running = self._reviews.start(
+                key, self.bots, checked, self.limits.review_budget, client, partial(self._keep_review, key)
+            )
+        return {**base, **running}
+
+    async def _keep_review(self, key: str, review: dict[str, Any]) -> None:
+        self._record_reviews[key] = review
+        while len(self._record_reviews) > RECORD_REVIEWS:
+            del self._record_reviews[next(iter(self._record_reviews))]
 
 
 def _checked_record(data: Any) -> GameRecord:

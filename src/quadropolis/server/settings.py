@@ -27,7 +27,11 @@ class Limits:
     - ``games_per_client``: unfinished games one client address may have created;
     - ``connections_per_game``: websocket connections one process accepts per game;
     - bot budget: ``bot_workers`` worker processes choose bot moves, at most ``bot_queue``
-      more decisions wait for one; the levels' budgets are fixed (:data:`quadropolis.bots.LEVELS`).
+      more decisions wait for one; the levels' budgets are fixed (:data:`quadropolis.bots.LEVELS`);
+    - reviews: ``review_budget`` search simulations per take of a post-game review (the
+      review's default, :data:`quadropolis.bots.REVIEW_ITERATIONS`; a smaller one makes
+      quicker, rougher reviews), at most ``reviews_per_client`` running per client address
+      and ``reviews_running`` on the whole server.
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -39,6 +43,9 @@ class Limits:
     connections_per_game: int = 64
     bot_workers: int = 1
     bot_queue: int = 256
+    review_budget: int = 30_000
+    reviews_per_client: int = 2
+    reviews_running: int = 8
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Storage: the database schema (SQLAlchemy models) and the repository the game service uses.
 It hands out and takes in the plain values of :mod:`.data`, never a row or a session.
 
-Three tables:
+Four tables:
 
 - ``games``: one row per game: its configuration *including the seed* (never sent to a
   client before the end), status (``waiting`` for players, ``playing``, ``over``), the
@@ -15,6 +15,9 @@ Three tables:
   refuses a second action at the same version, even from another server process: that is how
   a move is never applied twice (optimistic concurrency). An undo is a row of kind ``undo``
   (nothing is ever deleted), so the history keeps the undone moves.
+- ``reviews``: the post-game review of a finished game (one row per game, written once when
+  the review is done: ``Review.to_json()`` of :mod:`quadropolis.bots`, with the search budget
+  it was made with).
 
 The schema is created and upgraded only by the Alembic migrations in ``migrations/``
 (:meth:`Store.upgrade`), never by ``create_all``; a test checks models and migrations agree.
@@ -118,6 +121,16 @@ class ActionRow(Base):
     undone: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: Who chose it: ``player``, ``bot`` (a bot seat) or ``takeover`` (a bot for an absent player).
     actor: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ReviewRow(Base):
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    #: Search simulations per take the review was made with.
+    iterations: Mapped[int] = mapped_column(Integer)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
 
 
@@ -298,6 +311,19 @@ class Store:
                 .where(SeatRow.game_id == game_id, SeatRow.seat.in_(seats))
                 .values(last_seen=now)
             )
+
+    def save_review(self, game_id: str, iterations: int, review: dict[str, Any], now: float) -> None:
+        """Store the review of finished game ``game_id``; a review stored first (by another
+        server process) is kept: both come from the same record and budget."""
+        with self._session.begin() as s:
+            if s.get(ReviewRow, game_id) is None:
+                s.add(ReviewRow(game_id=game_id, iterations=iterations, review=review, created_at=now))
+
+    def load_review(self, game_id: str) -> dict[str, Any] | None:
+        """The stored review of ``game_id``, or ``None``."""
+        with self._session() as s:
+            row = s.get(ReviewRow, game_id)
+            return None if row is None else row.review
 
     # --- reads -------------------------------------------------------------------------
 

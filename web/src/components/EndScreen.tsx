@@ -110,6 +110,9 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
             <a class="btn btn-primary" href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
               Watch the replay
             </a>
+            <a class="btn" href={`${replayUrl(game)}&review=1`} onClick={linkTo(`${replayUrl(game)}&review=1`)} data-testid="review-game">
+              Review the game
+            </a>
             <a class="btn" href={`/api/games/${encodeURIComponent(game)}/record`} download={`quadropolis-${game}.json`}>
               Download the record
             </a>

@@ -17,6 +17,7 @@ import { AnalysisPanel } from "./Analysis";
 import { City } from "./City";
 import { EndSummary, placementOf } from "./EndScreen";
 import { LightbulbIcon, PauseIcon, PlayIcon, StepIcon } from "./Icons";
+import { ReviewPanel } from "./Review";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
 import { Site } from "./Site";
@@ -63,6 +64,7 @@ export function Replay({ game }: { game: string | null }) {
         </div>
       )}
       {record && <ReplayControls replay={replay} />}
+      {loaded && view && <ReviewPanel game={game} recordText={loaded.text} names={view.seats.map((s, i) => seatName(s, i))} at={at} go={replay.go} />}
       {replay.unsupported && record && <MoveList moves={record.moves} />}
       {view && <ReplayBoard view={view} tiles={index} hint={hint} canAnalyse={hint.offered && view.status !== "over" && (view.analysis ?? true) && at < total} />}
     </main>

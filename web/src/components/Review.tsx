@@ -1,0 +1,214 @@
+// The post-game review beside the replay: a Review button, the progress while the server's
+// bot workers search every move, then each player's win chance as a chart (click a point to
+// jump there), the move shown with its label and the best move found, accuracy per player,
+// the worst moves and every move with its label badge.
+import "../review.css";
+import { SEAT_COLOURS } from "../seats";
+import type { MoveReview, Review } from "../types";
+import { useReview, winSeries, type ReviewModel } from "../useReview";
+
+export const LABEL_WORDS: Readonly<Record<MoveReview["label"], string>> = {
+  good: "Good",
+  inaccuracy: "Inaccuracy",
+  mistake: "Mistake",
+  blunder: "Blunder",
+};
+const LABEL_MARKS: Readonly<Record<MoveReview["label"], string>> = { good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+interface ReviewProps {
+  game: string | null;
+  recordText: string;
+  names: string[];
+  at: number;
+  go: (n: number) => void;
+}
+
+/** Mounted by the replay viewer; `?review=1` in the address starts the review at once. */
+export function ReviewPanel({ game, recordText, names, at, go }: ReviewProps) {
+  const autoStart = new URLSearchParams(window.location.search).get("review") === "1";
+  const model = useReview(game, game === null ? recordText : null, autoStart);
+  return (
+    <section class="panel review-panel" aria-label="Post-game review" data-testid="review-panel">
+      <ReviewBody model={model} names={names} at={at} go={go} />
+    </section>
+  );
+}
+
+function ReviewBody({ model, names, at, go }: { model: ReviewModel; names: string[]; at: number; go: (n: number) => void }) {
+  const { state } = model;
+  if (state.status === "idle" || state.status === "error") {
+    return (
+      <div class="review-start">
+        <button type="button" class="btn btn-primary" onClick={model.start} data-testid="review-start">
+          Review the game
+        </button>
+        <span class="muted">A strong search looks at every move: win chances, mistakes, the best moves and each player's accuracy.</span>
+        {state.status === "error" && (
+          <p class="notice notice-error" role="alert">
+            {state.message}
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (state.status === "unavailable") return <p class="muted">{state.message}</p>;
+  if (state.status === "running") {
+    return (
+      <div class="review-progress" role="status" data-testid="review-progress">
+        <span>
+          Reviewing move {state.done} of {state.total}…
+        </span>
+        <progress max={state.total} value={state.done} aria-label="Review progress" />
+      </div>
+    );
+  }
+  const { review } = state;
+  return (
+    <div class="review-done" data-testid="review-done">
+      <div class="review-main">
+        <WinChart review={review} names={names} at={at} go={go} />
+        <CurrentMove review={review} names={names} at={at} />
+      </div>
+      <div class="review-side">
+        <Accuracy review={review} names={names} />
+        <WorstMoves review={review} names={names} go={go} />
+      </div>
+      <MoveBadges review={review} names={names} at={at} go={go} />
+    </div>
+  );
+}
+
+const W = 640;
+const H = 170;
+const PAD = 24;
+
+function WinChart({ review, names, at, go }: { review: Review; names: string[]; at: number; go: (n: number) => void }) {
+  const series = winSeries(review);
+  const n = review.moves.length;
+  const x = (k: number) => PAD + (k * (W - 2 * PAD)) / Math.max(1, n);
+  const y = (v: number) => 8 + (1 - v) * (H - 24);
+  const step = (W - 2 * PAD) / Math.max(1, n);
+  return (
+    <figure class="review-chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Each player's win chance over the game; click a move to show it" data-testid="review-chart">
+        <line x1={PAD} x2={W - PAD} y1={y(0.5)} y2={y(0.5)} class="chart-half" />
+        <text x={2} y={y(1) + 4} class="chart-axis">100%</text>
+        <text x={2} y={y(0.5) + 4} class="chart-axis">50%</text>
+        <text x={2} y={y(0) + 4} class="chart-axis">0%</text>
+        <line x1={x(at)} x2={x(at)} y1={4} y2={H - 14} class="chart-now" />
+        {series.map((values, p) => (
+          <polyline key={p} fill="none" stroke={SEAT_COLOURS[p % 4]} stroke-width={2.5} stroke-dasharray={p % 2 ? "6 3" : undefined} points={points(values, x, y)} />
+        ))}
+        {review.moves.map((m, i) =>
+          m.label === "good" ? null : <circle key={i} cx={x(i + 1)} cy={y(series[m.player]![i + 1] ?? 0.5)} r={m.label === "blunder" ? 5 : 4} class={`chart-mark mark-${m.label}`} />,
+        )}
+        {Array.from({ length: n + 1 }, (_, k) => (
+          <rect key={k} x={x(k) - step / 2} y={0} width={step} height={H} class="chart-hit" onClick={() => go(k)} data-testid={`review-point-${k}`}>
+            <title>{k === 0 ? "The start of the game" : `Move ${k}, ${names[review.moves[k - 1]!.player] ?? ""}: ${LABEL_WORDS[review.moves[k - 1]!.label]}`}</title>
+          </rect>
+        ))}
+      </svg>
+      <figcaption class="chart-legend">
+        {names.map((name, p) => (
+          <span key={p}>
+            <span class="legend-line" style={{ background: SEAT_COLOURS[p % 4] }} /> {name}
+          </span>
+        ))}
+        <span class="muted">Win chance after each move · click to jump</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+function points(values: (number | null)[], x: (k: number) => number, y: (v: number) => number): string {
+  return values
+    .map((v, k) => (v === null ? null : `${x(k).toFixed(1)},${y(v).toFixed(1)}`))
+    .filter((s) => s !== null)
+    .join(" ");
+}
+
+function Badge({ label }: { label: MoveReview["label"] }) {
+  return (
+    <span class={`review-badge badge-${label}`} title={LABEL_WORDS[label]}>
+      <span aria-hidden="true">{LABEL_MARKS[label]}</span> {LABEL_WORDS[label]}
+    </span>
+  );
+}
+
+const pct = (v: number) => `${Math.round(v * 100)}%`;
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function CurrentMove({ review, names, at }: { review: Review; names: string[]; at: number }) {
+  const m = at > 0 ? review.moves[at - 1] : undefined;
+  if (!m) return <p class="review-current muted" data-testid="review-current">The start of the game: pick a move on the chart.</p>;
+  return (
+    <p class="review-current" data-testid="review-current">
+      <strong>
+        Move {at}, {names[m.player]}:
+      </strong>{" "}
+      {m.text} <Badge label={m.label} /> Win chance {pct(m.win_before)} → {pct(m.win_after)}
+      {m.move === m.best ? ", the best move found." : `; best was ${m.best_text}.`}
+      {m.forced && " (The only legal move.)"}
+    </p>
+  );
+}
+
+function Accuracy({ review, names }: { review: Review; names: string[] }) {
+  return (
+    <table class="review-accuracy" data-testid="review-accuracy">
+      <caption>Accuracy</caption>
+      <tbody>
+        {review.players_summary.map((s) => (
+          <tr key={s.player}>
+            <th scope="row">{names[s.player]}</th>
+            <td class="accuracy-value">{s.accuracy.toFixed(1)}%</td>
+            <td class="muted small">
+              {counted(s.counts.inaccuracy ?? 0, "inaccuracy", "inaccuracies")} · {counted(s.counts.mistake ?? 0, "mistake", "mistakes")} ·{" "}
+              {counted(s.counts.blunder ?? 0, "blunder", "blunders")}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function WorstMoves({ review, names, go }: { review: Review; names: string[]; go: (n: number) => void }) {
+  if (review.worst.length === 0) return <p class="muted">No inaccuracy: every move was close to the best found.</p>;
+  return (
+    <div class="review-worst">
+      <h3>Worst moves</h3>
+      <ol data-testid="review-worst">
+        {review.worst.map((i) => {
+          const m = review.moves[i]!;
+          return (
+            <li key={i}>
+              <button type="button" class="review-link" onClick={() => go(i + 1)}>
+                Move {i + 1}, {names[m.player]}
+              </button>{" "}
+              <Badge label={m.label} /> {m.text}; best was {m.best_text} ({pct(m.win_before)} → {pct(m.win_after)})
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+function MoveBadges({ review, names, at, go }: { review: Review; names: string[]; at: number; go: (n: number) => void }) {
+  return (
+    <details class="review-moves">
+      <summary>Every move with its label</summary>
+      <ol>
+        {review.moves.map((m, i) => (
+          <li key={i} class={at === i + 1 ? "on" : ""}>
+            <button type="button" class="review-link" onClick={() => go(i + 1)}>
+              {i + 1}. {names[m.player]}: {m.text}
+            </button>{" "}
+            <Badge label={m.label} />
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
