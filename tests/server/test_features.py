@@ -295,7 +295,7 @@ def test_games_stored_before_the_analysis_migration_default_to_no_analysis(tmp_p
             {"config": json.dumps({"mode": "classic", "players": 2, "seed": 7})},
         )
     store.upgrade()
-    assert current(store.engine) == "0002"
+    assert current(store.engine) == "0003"
     loaded = store.load("old")
     assert loaded is not None and loaded.analysis is False
     seats = (SeatData(0, "human", None, "", None, None), SeatData(1, "human", None, "", None, None))
