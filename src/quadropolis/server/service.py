@@ -292,10 +292,11 @@ class GameService:
         active = await self._run(self.store.active_games_of, client, *since)
         if active >= limits.games_per_client:
             raise LimitReached(
-                f"{active} of your games are still open (the limit is {limits.games_per_client} "
-                "from one address): finish, resign or cancel one to start another; a game "
-                f"waiting for players expires after {_duration(limits.waiting_expiry)} without "
-                f"activity, a running one after {_duration(limits.playing_expiry)} without a move"
+                f"You have {active} open game{'s' if active != 1 else ''} from this address, the "
+                "limit: finish, resign or "
+                "cancel one of them to start another (a game waiting for players expires after "
+                f"{_duration(limits.waiting_expiry)} without activity, a running one after "
+                f"{_duration(limits.playing_expiry)} without a move)"
             )
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
