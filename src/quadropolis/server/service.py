@@ -372,7 +372,8 @@ class GameService:
         return status
 
     async def expire(self) -> list[str]:
-        """Expire the games idle too long (see :class:`~.settings.Limits`); their ids."""
+        """Expire the games idle too long (see :class:`~.settings.Limits`); their ids. Each is
+        announced, so the other processes holding one read its new status."""
         now = self.clock()
         since = (now - self.limits.waiting_expiry, now - self.limits.playing_expiry)
         expired = await self._run(self.store.expire, *since)
@@ -381,8 +382,7 @@ class GameService:
             if game is not None and game.status not in ENDED:
                 game.status = EXPIRED
                 game.presence += 1
-            if game is not None:
-                await self._publish(game)
+            await self.broker.publish(game_id, game.version if game is not None else 0)
         return expired
 
     # --- acting ------------------------------------------------------------------------
