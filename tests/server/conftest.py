@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import Server
+from server_helpers import GENEROUS, Server
 
 
 @pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp(request.module.__name__.removeprefix("test_"))
-    with Server(f"sqlite:///{tmp / 'games.sqlite3'}", tmp, "--games-per-client", "1000") as s:
+    with Server(f"sqlite:///{tmp / 'games.sqlite3'}", tmp, "--games-per-client", "1000", *GENEROUS) as s:
         yield s
 
 

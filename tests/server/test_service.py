@@ -216,7 +216,7 @@ def test_two_services_on_one_database_never_apply_a_move_twice(db_url: str) -> N
 
 def test_bots_play_their_seats_in_worker_processes(db_url: str, executor: ProcessPoolExecutor) -> None:
     async def go() -> None:
-        async with running(db_url, executor) as service:
+        async with running(db_url, executor, Limits(finished_cache=0.3)) as service:
             spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level="easy")] * 2, take=[])
             new = await service.create(spec, "c")
             game = await service.game(new.game)
@@ -230,7 +230,10 @@ def test_bots_play_their_seats_in_worker_processes(db_url: str, executor: Proces
             record = await service.record(new.game)
             assert record["seats"] == ["easy", "easy"]
             assert replay(GameRecord.from_json(record)) == game.state
-            await service.sweep()  # finished and watched by no one: it leaves memory
+            await service.sweep()  # finished, but asked for just now: it stays in memory
+            assert service.loaded(new.game) is game
+            await asyncio.sleep(0.4)
+            await service.sweep()  # no one asked for it since: it leaves memory
             assert service.loaded(new.game) is None
             again = await service.game(new.game)  # and is read back when asked for
             assert again is not game and again.state == game.state and again.is_over

@@ -32,6 +32,11 @@ REDIS_ENV = "QUADROPOLIS_TEST_REDIS_URL"
 HINT = "run the tests through `bash scripts/services.sh exec ...` (scripts/test.sh does)"
 
 
+#: Options lifting the per-address HTTP rate limits, for tests that play fast from one address
+#: (the limits themselves are tested with their defaults or smaller ones).
+GENEROUS = ("--actions-per-second", "100000", "--creates-per-minute", "100000")
+
+
 def _service_url(env: str, what: str) -> str:
     url = os.environ.get(env)
     if url:

@@ -118,6 +118,12 @@ export const api = {
   view: (game: string, token?: string) => request<View>("GET", `/api/games/${encodeURIComponent(game)}`, undefined, token),
   join: (game: string, seat: number, name: string) =>
     request<SeatPass>("POST", `/api/games/${encodeURIComponent(game)}/seats/${seat}`, { name }),
+  /** Cancel a game waiting for players (the creator's seat token), leave one, resign a running one. */
+  cancel: (game: string, token: string) => request<unknown>("DELETE", `/api/games/${encodeURIComponent(game)}`, undefined, token),
+  leave: (game: string, seat: number, token: string) =>
+    request<unknown>("POST", `/api/games/${encodeURIComponent(game)}/leave`, { seat }, token),
+  resign: (game: string, seat: number, token: string) =>
+    request<unknown>("POST", `/api/games/${encodeURIComponent(game)}/resign`, { seat }, token),
   moves: (game: string) => request<MovesSoFar>("GET", `/api/games/${encodeURIComponent(game)}/moves`),
   record: (game: string) => request<GameRecord>("GET", `/api/games/${encodeURIComponent(game)}/record`),
   recordText,

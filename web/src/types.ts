@@ -14,7 +14,7 @@ export type Level = (typeof LEVELS)[number];
 export function isLevel(value: string): value is Level {
   return (LEVELS as readonly string[]).includes(value);
 }
-export type Status = "waiting" | "playing" | "over";
+export type Status = "waiting" | "playing" | "over" | "cancelled" | "expired" | "abandoned";
 export type Phase = "take" | "place" | "over";
 export type BuildingType =
   | "tower_block"
@@ -44,6 +44,8 @@ export interface Seat {
   level: Level | null;
   name: string | null;
   open: boolean;
+  /** Taken by the game's creator: its token may cancel the game while it waits. */
+  host?: boolean;
   present?: boolean;
   bot_playing?: boolean;
 }

@@ -144,6 +144,8 @@ def server_process(database: str, log: Path) -> Iterator[Process]:
         "warning",
         "--games-per-client",
         "1000000",
+        "--creates-per-minute",
+        "1000000",
         "--bot-workers",
         "1",
     ]

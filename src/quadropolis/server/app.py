@@ -1,6 +1,7 @@
 """The HTTP and websocket transport (FastAPI): a thin layer over the game service.
 
-HTTP (JSON; the OpenAPI description is served at ``/openapi.json``, browsable at ``/docs``):
+HTTP (JSON; the OpenAPI description is served at ``/openapi.json``; no Swagger UI is served,
+so no third-party script ever runs on this origin, where the client keeps its seat tokens):
 
 ======  =====================================  ==============================================
 GET     ``/api/health``                        liveness, and the storage backend
@@ -9,7 +10,10 @@ GET     ``/api/tiles``                         the tile manifest (ids of ``state
 POST    ``/api/games``                         create a game (body :class:`CreateGame`)
 GET     ``/api/games?status=waiting|playing|over``  the lobby (default), running or finished games
 GET     ``/api/games/{id}``                    the game's view (a seat's with a Bearer token)
+DELETE  ``/api/games/{id}``                    cancel a waiting game (Bearer token of the creator's seat)
 POST    ``/api/games/{id}/seats/{seat}``       join an open seat: returns its token
+POST    ``/api/games/{id}/leave``              leave a waiting game (Bearer token of the seat)
+POST    ``/api/games/{id}/resign``             resign a running game (Bearer token of the seat)
 POST    ``/api/games/{id}/moves``              play a move (Bearer token of the seat)
 POST    ``/api/games/{id}/undo``               undo (Bearer token of the seat)
 GET     ``/api/games/{id}/moves``              moves so far and the whole history, no seed
@@ -25,7 +29,8 @@ WS      ``/ws/games/{id}``                     live play and watching (:mod:`.hu
 
 Every error is ``{"type": "error", "code", "message"}`` with the status of its code. The
 static directory (the browser client) is served at ``/`` when present. Request bodies are
-limited in size (:class:`BodyLimit`)."""
+limited in size (:class:`BodyLimit`); every response carries strict security headers, and
+actions are rate-limited per client address (:mod:`.edges`)."""
 
 from __future__ import annotations
 
@@ -51,7 +56,8 @@ from ..tiles import TILES
 from .bot_pool import BotPool
 from .broker import make_broker
 from .data import OVER, PLAYING, WAITING, GameSummary
-from .errors import BadMessage, Forbidden, InternalError, ServerError, TooLarge
+from .edges import RateLimits, SecurityHeaders, client_key
+from .errors import BadMessage, Forbidden, InternalError, RateLimited, ServerError, TooLarge
 from .hub import Hub
 from .protocol import (
     ActionDone,
@@ -61,12 +67,14 @@ from .protocol import (
     ErrorBody,
     GameList,
     GameListEntry,
+    GameStatus,
     Invite,
     JoinSeat,
     MovesSoFar,
     RecordAt,
     RecordBody,
     SeatPass,
+    SeatRequest,
     SeatSummary,
     UndoRequest,
 )
@@ -162,6 +170,7 @@ class Runtime:
 
     service: GameService
     hub: Hub
+    rates: RateLimits
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -180,7 +189,7 @@ def create_app(settings: Settings) -> FastAPI:
         )
         hub = Hub(service, settings.limits)
         await service.start()
-        holder["runtime"] = Runtime(service, hub)
+        holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
@@ -200,8 +209,11 @@ def create_app(settings: Settings) -> FastAPI:
         description="The authoritative game server for Quadropolis: lobby, games, moves, records. "
         "Live play uses the websocket /ws/games/{id}; its messages are listed in docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # outermost: also on BodyLimit's own errors
     _error_handlers(app)
 
     def runtime() -> Runtime:
@@ -221,8 +233,11 @@ def create_app(settings: Settings) -> FastAPI:
 
 def _error_handlers(app: FastAPI) -> None:
     def reply(error: ServerError) -> JSONResponse:
+        wait = error.retry_after if isinstance(error, RateLimited) else None
         return JSONResponse(
-            ErrorBody(code=error.code, message=str(error)).model_dump(), status_code=error.status
+            ErrorBody(code=error.code, message=str(error)).model_dump(),
+            status_code=error.status,
+            headers=None if wait is None else {"Retry-After": str(wait)},
         )
 
     async def on_server_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -263,7 +278,8 @@ def _bearer(authorization: str | None) -> str:
 
 
 def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """The client's key (its address; an IPv6 one's /64): the quota and limits count on it."""
+    return client_key(request.client.host if request.client is not None else None)
 
 
 def _entry(s: GameSummary) -> GameListEntry:
@@ -297,14 +313,23 @@ def _routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     _server_routes(app, runtime)
     _game_routes(app, runtime)
     _play_routes(app, runtime)
+    _lifecycle_routes(app, runtime)
     _record_routes(app, runtime)
     _review_routes(app, runtime)
 
 
 def _server_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__, "storage": runtime().service.store.backend}
+    async def health() -> dict[str, str | int]:
+        """Liveness, the storage backend, and how many games this process has loaded from
+        the database since it started (games load on first use, none at start-up)."""
+        service = runtime().service
+        return {
+            "status": "ok",
+            "version": __version__,
+            "storage": service.store.backend,
+            "loaded": service.loads,
+        }
 
     @app.get("/api/levels", tags=["server"])
     async def levels() -> dict[str, str]:
@@ -322,7 +347,9 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     async def create_game(spec: CreateGame, request: Request) -> Created:
         """Create a game. The creator receives a private pass for each seat taken, and an
         invite link for each seat left open."""
-        new = await runtime().service.create(spec, _client(request))
+        client = _client(request)
+        runtime().rates.create(client)
+        new = await runtime().service.create(spec, client)
         return Created(
             game=new.game,
             seats=[
@@ -359,8 +386,9 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         return service.view(game, you)
 
     @app.post("/api/games/{game_id}/seats/{seat}", responses=ERROR_RESPONSES, tags=["games"])
-    async def join(game_id: str, seat: int, body: JoinSeat) -> SeatPass:
+    async def join(game_id: str, seat: int, body: JoinSeat, request: Request) -> SeatPass:
         """Take an open seat: the reply's token is the seat's (keep it private)."""
+        runtime().rates.create(_client(request))
         token = await runtime().service.join(game_id, seat, body.name)
         return SeatPass(seat=seat, token=token, link=seat_link(game_id, seat, token))
 
@@ -368,9 +396,13 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 def _play_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     @app.post("/api/games/{game_id}/moves", responses=ERROR_RESPONSES, tags=["play"])
     async def move(
-        game_id: str, body: ActRequest, authorization: Annotated[str | None, Header()] = None
+        game_id: str,
+        body: ActRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> ActionDone:
         """Play a move for a seat (its token as Bearer), against the game at ``version``."""
+        runtime().rates.action(_client(request))
         action = await runtime().service.act(
             game_id, body.seat, _bearer(authorization), body.version, body.move
         )
@@ -380,11 +412,55 @@ def _play_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
     @app.post("/api/games/{game_id}/undo", responses=ERROR_RESPONSES, tags=["play"])
     async def undo(
-        game_id: str, body: UndoRequest, authorization: Annotated[str | None, Header()] = None
+        game_id: str,
+        body: UndoRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> ActionDone:
         """Take back the seat's last action, while no one else has acted since."""
+        runtime().rates.action(_client(request))
         action = await runtime().service.undo(game_id, body.seat, _bearer(authorization), body.version)
         return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="undo")
+
+
+def _lifecycle_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
+    @app.delete("/api/games/{game_id}", responses=ERROR_RESPONSES, tags=["games"])
+    async def cancel(
+        game_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> GameStatus:
+        """Cancel a game still waiting for players (the Bearer token of a seat its creator
+        took): it leaves the lobby, status ``cancelled``. ``game_started`` once it has started."""
+        runtime().rates.action(_client(request))
+        await runtime().service.cancel(game_id, _bearer(authorization))
+        return GameStatus(game=game_id, status="cancelled")
+
+    @app.post("/api/games/{game_id}/leave", responses=ERROR_RESPONSES, tags=["games"])
+    async def leave(
+        game_id: str,
+        body: SeatRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> GameStatus:
+        """Leave a game still waiting for players: the seat (its token as Bearer) is open
+        again and the token holds nothing any more."""
+        runtime().rates.action(_client(request))
+        service = runtime().service
+        await service.leave(game_id, body.seat, _bearer(authorization))
+        return GameStatus(game=game_id, status=(await service.game(game_id)).status)
+
+    @app.post("/api/games/{game_id}/resign", responses=ERROR_RESPONSES, tags=["games"])
+    async def resign(
+        game_id: str,
+        body: SeatRequest,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> GameStatus:
+        """Resign a running game: a bot plays the seat to the end (the table's takeover level
+        if it allows takeover, else the weakest level); the game is ``abandoned`` when no
+        person holds a seat any more."""
+        runtime().rates.action(_client(request))
+        status = await runtime().service.resign(game_id, body.seat, _bearer(authorization))
+        return GameStatus(game=game_id, status=status)
 
 
 def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:

@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..errors import ConfigError
-from .settings import DEFAULT_HOST, DEFAULT_PORT, Limits, Settings, default_database
+from .settings import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    EXPIRY_CHECK,
+    HEADER_TIMEOUT,
+    Limits,
+    Settings,
+    default_database,
+)
 
 WEB_HINT = "pip install 'quadropolis[web]'"
 
@@ -59,6 +67,7 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"unfinished games one client address may create (default {limits.games_per_client})",
     )
+    _add_abuse_options(p, limits)
     p.add_argument(
         "--review-budget",
         type=int,
@@ -74,6 +83,61 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         "--ws-compression",
         action="store_true",
         help="offer permessage-deflate on websockets (less bandwidth, much more CPU per push)",
+    )
+
+
+def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
+    """The options bounding what one client may cost (documented in the README)."""
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For is "
+        "trusted for the client's address ('*': any); default: trust no one's",
+    )
+    p.add_argument(
+        "--actions-per-second",
+        type=int,
+        default=limits.actions_per_second,
+        metavar="N",
+        help="HTTP moves, undos, resignations, leaves, cancellations per second per client address "
+        f"(default {limits.actions_per_second})",
+    )
+    p.add_argument(
+        "--creates-per-minute",
+        type=int,
+        default=limits.creates_per_minute,
+        metavar="N",
+        help="games created and seats joined per minute per client address "
+        f"(default {limits.creates_per_minute})",
+    )
+    p.add_argument(
+        "--waiting-expiry",
+        type=float,
+        default=limits.waiting_expiry,
+        metavar="SECONDS",
+        help=f"a waiting game with no activity this long expires (default {limits.waiting_expiry:g})",
+    )
+    p.add_argument(
+        "--playing-expiry",
+        type=float,
+        default=limits.playing_expiry,
+        metavar="SECONDS",
+        help=f"a running game where no person acted this long expires (default {limits.playing_expiry:g})",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help=f"close a connection whose request headers take longer (default {HEADER_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="answer 503 once N connections and requests are open (default: no limit)",
     )
 
 
@@ -93,15 +157,44 @@ def add_serve_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
 def settings_from(args: argparse.Namespace) -> Settings:
     if not 0 <= args.port <= 65535:
         raise ConfigError(f"--port must be between 0 and 65535, got {args.port}")
-    if args.bot_workers < 1 or args.games_per_client < 1 or args.review_budget < 1:
-        raise ConfigError("--bot-workers, --games-per-client and --review-budget must be at least 1")
+    counts = (
+        args.bot_workers,
+        args.games_per_client,
+        args.actions_per_second,
+        args.creates_per_minute,
+        args.review_budget,
+    )
+    if min(counts) < 1:
+        raise ConfigError(
+            "--bot-workers, --games-per-client, --actions-per-second, --creates-per-minute and "
+            "--review-budget must be at least 1"
+        )
+    if min(args.waiting_expiry, args.playing_expiry, args.header_timeout) <= 0:
+        raise ConfigError("--waiting-expiry, --playing-expiry and --header-timeout must be positive")
+    if args.limit_concurrency is not None and args.limit_concurrency < 1:
+        raise ConfigError("--limit-concurrency must be at least 1")
     database = args.database or default_database()
     if args.redis and database.startswith("sqlite"):
         raise ConfigError("--redis shares games between processes: it needs --database postgresql://...")
     limits = Limits(
-        bot_workers=args.bot_workers, games_per_client=args.games_per_client, review_budget=args.review_budget
+        bot_workers=args.bot_workers,
+        games_per_client=args.games_per_client,
+        review_budget=args.review_budget,
+        actions_per_second=args.actions_per_second,
+        creates_per_minute=args.creates_per_minute,
+        waiting_expiry=args.waiting_expiry,
+        playing_expiry=args.playing_expiry,
+        # Checked often enough that a game outlives its expiry by a tenth of it at most.
+        expiry_check=min(EXPIRY_CHECK, args.waiting_expiry / 10, args.playing_expiry / 10),
     )
-    return Settings(database=database, redis=args.redis, limits=limits, ws_compression=args.ws_compression)
+    return Settings(
+        database=database,
+        redis=args.redis,
+        limits=limits,
+        ws_compression=args.ws_compression,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        header_timeout=args.header_timeout,
+    )
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -113,6 +206,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         import uvicorn
 
         from .app import create_app
+        from .edges import header_timeout_protocol
     except ImportError as e:
         raise ConfigError(
             f"quadropolis serve needs the web extra ({e.name} is missing): {WEB_HINT}"
@@ -127,11 +221,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         create_app(settings),
         host=args.host,
         port=args.port,
+        http=header_timeout_protocol(settings.header_timeout),
         ws_max_size=settings.limits.max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,
         log_level=args.log_level,
         access_log=not args.no_access_log,
         lifespan="on",
+        # X-Forwarded-For is trusted only from the proxies named (uvicorn would trust loopback).
+        proxy_headers=settings.forwarded_allow_ips is not None,
+        forwarded_allow_ips=settings.forwarded_allow_ips or "",
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=10,
+        h11_max_incomplete_event_size=16 * 1024,
+        limit_concurrency=args.limit_concurrency,
     )
     server = uvicorn.Server(config)
     server.run()

@@ -15,12 +15,20 @@ from typing import Any, Final
 WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 OVER: Final = "over"
+#: The ends of a game that has no result: cancelled by its creator while waiting, expired
+#: (no one acted for too long: :mod:`.lifecycle`), abandoned (every person resigned).
+CANCELLED: Final = "cancelled"
+EXPIRED: Final = "expired"
+ABANDONED: Final = "abandoned"
+#: Every status after which nothing more happens in a game.
+ENDED: Final = frozenset({OVER, CANCELLED, EXPIRED, ABANDONED})
 
 
 @dataclass(frozen=True, slots=True)
 class SeatData:
     """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
-    token (``None`` while a human seat is open) and when its player was last seen."""
+    token (``None`` while a human seat is open), when its player was last seen, and whether
+    the game's creator took it (``host``: its token may cancel the game while it waits)."""
 
     seat: int
     kind: str
@@ -28,6 +36,7 @@ class SeatData:
     name: str
     token_hash: bytes | None
     last_seen: float | None
+    host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +71,9 @@ class GameData:
     seats: tuple[SeatData, ...]
     actions: tuple[ActionData, ...] = ()
     analysis: bool = False
+    #: When a person last acted in the game (created, joined, left, moved); ``None``: at
+    #: creation. Expiry counts from it.
+    last_activity: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,10 +31,16 @@ class TooLarge(ServerError):
 
 
 class RateLimited(ServerError):
-    """More messages per second than one connection may send."""
+    """More messages per second than one connection may send, or more HTTP actions than one
+    address may make; ``retry_after``: seconds until one is allowed again, if known (HTTP
+    replies carry it as ``Retry-After``)."""
 
     code = "rate_limited"
     status = 429
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class LimitReached(ServerError):
@@ -76,6 +82,13 @@ class GameOver(ServerError):
     """Acting in a finished game."""
 
     code = "game_over"
+    status = 409
+
+
+class GameStarted(ServerError):
+    """Leaving or cancelling a game that has started (its players resign instead)."""
+
+    code = "game_started"
     status = 409
 
 
@@ -150,6 +163,7 @@ ERRORS: dict[str, type[ServerError]] = {
         SeatTaken,
         NotStarted,
         GameOver,
+        GameStarted,
         NotOver,
         NotYourTurn,
         Stale,

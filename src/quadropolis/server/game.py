@@ -25,7 +25,7 @@ from ..record import GameRecord, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
 from ..state import GameState
 from ..undo import check_undo
-from .data import OVER, PLAYING, ActionData, GameData, SeatData
+from .data import ENDED, OVER, PLAYING, ActionData, GameData, SeatData
 from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
 
 HUMAN: Final = "human"
@@ -191,9 +191,15 @@ class LiveGame:
 
     # --- checking an action (raises the protocol's errors) -----------------------------
 
-    def check_playing(self) -> None:
+    def check_not_ended(self) -> None:
+        """:class:`GameOver` if the game is over, cancelled, expired or abandoned."""
         if self.status == OVER:
             raise GameOver(f"game {self.id} is over")
+        if self.status in ENDED:
+            raise GameOver(f"game {self.id} has ended: it was {self.status}")
+
+    def check_playing(self) -> None:
+        self.check_not_ended()
         if self.status != PLAYING:
             raise NotStarted(f"game {self.id} is waiting for players (open seats: {self.open_seats()})")
 

@@ -240,10 +240,9 @@ class Hub:
         new = [seat for seat in held if seat not in conn.seats]
         conn.seats.update(held)
         conn.send(Welcome(game=conn.game_id, you=sorted(conn.seats), id=message.id))
-        if new:  # every client is told the player arrived, this one included
+        if new:  # the other clients are told the player arrived (debounced: .presence)
             await self.service.connected(conn.game_id, new)
-        else:
-            await self._on_sync(conn, None)
+        await self._on_sync(conn, None)
 
     async def _on_move(self, conn: Connection, message: MoveMessage) -> None:
         token = self._token(conn, message.seat)

@@ -301,6 +301,20 @@ class UndoRequest(Body):
     version: Version
 
 
+class SeatRequest(Body):
+    """The seat a player leaves (a waiting game) or resigns (a running game)."""
+
+    seat: Seat
+
+
+class GameStatus(BaseModel):
+    """A game's status after a cancellation, a departure or a resignation."""
+
+    type: Literal["status"] = "status"
+    game: str
+    status: str
+
+
 class RecordAt(Body):
     """A ``quadropolis-game/1`` record (a finished game's, seed included) and a position in
     it: the number of its moves played."""

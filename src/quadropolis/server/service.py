@@ -20,8 +20,18 @@ observation with the seed hidden, then committed like a player's move at the ver
 computed for (if anything changed meanwhile — the player came back, someone else acted — it is
 dropped and the next decision starts).
 
-**Restart**: :meth:`GameService.start` rebuilds every unfinished game by replaying its stored
-history with the engine and resumes the bots whose turn it is. Other games load on first use.
+**Restart**: nothing is replayed at start-up. A game is loaded on first use (a request or a
+connection): its stored history is replayed with the engine in a database thread, off the
+event loop, and its bot resumes if it is a bot's turn.
+
+**Life cycle** (times in :class:`~quadropolis.server.settings.Limits`): the creator's seat
+token may cancel a game still waiting for players (``cancelled``); a player of a waiting
+game may leave (the seat opens again); a player of a running game may resign: a bot plays
+their seat to the end — the game's ``takeover_level`` if the table allows takeover, else the
+weakest level — and the ranking is the engine's, as for any game; when no person holds a seat
+any more the game stops (``abandoned``). The sweeper expires waiting games with no activity
+for ``waiting_expiry`` seconds and running ones where no person acted for ``playing_expiry``
+(``expired``). Only live games count towards the per-address quota.
 
 **Takeover**: when a game allows it, a human seat whose player has had no connection for
 ``takeover_after`` seconds is played by a bot of ``takeover_level`` until the player connects
@@ -48,6 +58,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, TypeVar
 
+from ..bots import LEVELS
 from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
@@ -58,11 +69,23 @@ from ..tiles import Mode
 from .analysis_cache import AnalysisCache, game_key, record_digest, record_key
 from .bot_pool import BotPool
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
-from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
+from .data import (
+    CANCELLED,
+    ENDED,
+    EXPIRED,
+    OVER,
+    PLAYING,
+    WAITING,
+    ActionData,
+    GameData,
+    GameSummary,
+    SeatData,
+)
 from .errors import (
     BadMessage,
     BadRecord,
     Forbidden,
+    GameStarted,
     LimitReached,
     NotFound,
     NotOver,
@@ -70,7 +93,7 @@ from .errors import (
     Stale,
     Unavailable,
 )
-from .game import BOT, HUMAN, CorruptGame, LiveGame
+from .game import BOT, HUMAN, LiveGame
 from .presence import Presence
 from .protocol import CreateGame, SeatSpec
 from .reviews import RECORD_REVIEWS, ReviewJobs
@@ -87,6 +110,10 @@ Listener = Callable[[str], None]
 _GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: A running game unchanged this long is checked for a bot turn to start by every process.
 STALL_SECONDS: Final = 1.0
+#: Seats of a game are re-read for an unknown token at most this often (seconds).
+SEAT_REREAD_SECONDS: Final = 1.0
+#: Who plays a resigned seat at a table without takeover: the weakest level.
+WEAKEST_LEVEL: Final = next(iter(LEVELS))
 
 
 def hash_token(token: str) -> bytes:
@@ -147,25 +174,27 @@ class GameService:
         self._analyses = AnalysisCache()
         self._reviews = ReviewJobs(self.limits.reviews_per_client, self.limits.reviews_running)
         self._record_reviews: dict[str, dict[str, Any]] = {}
+        #: Games whose presence changed and is not yet written and pushed (debounced).
+        self._presence_due: dict[str, set[int]] = {}
+        #: When each finished game in memory was last asked for (monotonic clock).
+        self._used: dict[str, float] = {}
+        #: When each game's seats were last re-read for an unknown token (monotonic clock).
+        self._seats_read: dict[str, float] = {}
+        self._flushes: set[asyncio.Task[None]] = set()
+        self._next_expiry = 0.0
+        #: How many games this process has loaded from the database (``/api/health``).
+        self.loads = 0
 
     # --- life cycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume every unfinished game (replayed from the database) and its bots; start the
-        sweeper and the broker."""
+        """Start the broker and the sweeper. No game is loaded: each is on first use."""
         await self.broker.start(self._on_notice)
-        for game_id in await self._run(self.store.unfinished):
-            try:
-                game = await self.game(game_id)
-            except CorruptGame as e:
-                log.error("cannot resume %s: %s", game_id, e)
-                continue
-            self._kick(game)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [t for t in (self._sweeper, *self._bot_tasks.values()) if t is not None]
+        tasks = [t for t in (self._sweeper, *self._bot_tasks.values(), *self._flushes) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -198,9 +227,12 @@ class GameService:
         return self._games.get(game_id)
 
     async def game(self, game_id: str) -> LiveGame:
-        """The game, loaded from the database on first use; :class:`NotFound` if none."""
+        """The game, loaded from the database on first use (replayed in a database thread, and
+        its bot started if it is a bot's turn); :class:`NotFound` if none."""
         game = self._games.get(game_id)
         if game is not None:
+            if game.status in ENDED:
+                self._used[game_id] = time.monotonic()
             return game
         if not _GAME_ID.fullmatch(game_id):
             raise NotFound("no such game")
@@ -209,8 +241,12 @@ class GameService:
             pending = asyncio.get_running_loop().create_future()
             self._loading[game_id] = pending
             try:
-                data = await self._run(self.store.load, game_id)
-                loaded = None if data is None else self._games.setdefault(game_id, LiveGame.rebuild(data))
+                rebuilt = await self._run(_load, self.store, game_id)
+                loaded = None if rebuilt is None else self._games.setdefault(game_id, rebuilt)
+                if loaded is rebuilt and loaded is not None:
+                    self.loads += 1
+                    self._used[game_id] = time.monotonic()
+                    self._kick(loaded)
                 pending.set_result(loaded)  # type: ignore[arg-type]
             except BaseException as e:
                 pending.set_exception(e)
@@ -228,13 +264,8 @@ class GameService:
         config = _config(spec)
         lock = self._create_locks.setdefault(client, asyncio.Lock())
         async with lock:
-            active = await self._run(self.store.active_games_of, client)
-            if active >= self.limits.games_per_client:
-                raise LimitReached(
-                    f"{active} unfinished games created from this address; the limit is "
-                    f"{self.limits.games_per_client}"
-                )
             now = self.clock()
+            await self._check_quota(client, now)
             tokens = {seat: new_token() for seat in take}
             rows = tuple(
                 _seat_row(i, s.type, s.level, spec.name, take, tokens, now) for i, s in enumerate(seats)
@@ -253,11 +284,26 @@ class GameService:
                 result=None,
                 seats=rows,
                 analysis=_analysis_allowed(spec, rows),
+                last_activity=now,
             )
             await self._run(self.store.insert_game, data)
         game = self._games.setdefault(data.id, LiveGame.rebuild(data))
         self._kick(game)
         return NewGame(data.id, tokens, game.open_seats())
+
+    async def _check_quota(self, client: str, now: float) -> None:
+        """:class:`LimitReached` if ``client`` has created its quota of live games."""
+        limits = self.limits
+        since = (now - limits.waiting_expiry, now - limits.playing_expiry)
+        active = await self._run(self.store.active_games_of, client, *since)
+        if active >= limits.games_per_client:
+            raise LimitReached(
+                f"You have {active} open game{'s' if active != 1 else ''} from this address, the "
+                "limit: finish, resign or "
+                "cancel one of them to start another (a game waiting for players expires after "
+                f"{_duration(limits.waiting_expiry)} without activity, a running one after "
+                f"{_duration(limits.playing_expiry)} without a move)"
+            )
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
         """Claim open ``seat`` for a player called ``name``; returns the seat's token.
@@ -267,6 +313,7 @@ class GameService:
             raise NotFound(f"game {game_id} has no seat {seat}")
         token = new_token()
         async with game.lock:
+            game.check_not_ended()
             if game.seats[seat].kind != HUMAN or game.seats[seat].token_hash is not None:
                 raise SeatTaken(f"seat {seat} is not open")
             claimed = await self._run(
@@ -278,6 +325,71 @@ class GameService:
             await self._publish(game)
         self._kick(game)
         return token
+
+    # --- the life cycle ------------------------------------------------------------------
+
+    async def cancel(self, game_id: str, token: str) -> None:
+        """Cancel a game still waiting for players, for the holder of a seat its creator took
+        (:class:`Forbidden` for anyone else). :class:`GameStarted` once it has started (its
+        players resign instead), :class:`GameOver` once it has ended."""
+        game = await self.game(game_id)
+        async with game.lock:
+            await self._catch_up_locked(game)
+            game.check_not_ended()
+            seat = game.seat_of_token(hash_token(token))
+            if seat is None or not game.seats[seat].host:
+                raise Forbidden("only the seat of the player who created the game may cancel it")
+            if game.status != WAITING or not await self._run(self.store.cancel, game_id):
+                await self._catch_up_locked(game)
+                raise GameStarted(f"game {game_id} has started: a player resigns instead of cancelling")
+            game.status = CANCELLED
+            game.presence += 1
+            await self._publish(game)
+
+    async def leave(self, game_id: str, seat: int, token: str) -> None:
+        """Give back ``seat`` of a game still waiting for players: it is open again."""
+        game = await self.game(game_id)
+        async with game.lock:
+            await self._authorize(game, seat, token)
+            game.check_not_ended()
+            left = game.status == WAITING and await self._run(
+                self.store.leave, game_id, seat, hash_token(token), self.clock()
+            )
+            await self._catch_up_locked(game)
+            if not left:
+                raise GameStarted(f"game {game_id} has started: resign instead of leaving")
+            await self._publish(game)
+
+    async def resign(self, game_id: str, seat: int, token: str) -> str:
+        """Resign ``seat`` of a running game: a bot plays it to the end (the table's takeover
+        level if it allows takeover, else the weakest level); the game is ``abandoned`` if no
+        person holds a seat any more. Returns the game's status after."""
+        game = await self.game(game_id)
+        async with game.lock:
+            await self._authorize(game, seat, token)
+            game.check_playing()
+            level = game.takeover_level if game.takeover_after is not None else WEAKEST_LEVEL
+            status = await self._run(self.store.resign, game_id, seat, hash_token(token), level, self.clock())
+            await self._catch_up_locked(game)
+            if status is None:
+                raise Stale(f"seat {seat} of game {game_id} could not be resigned: it changed meanwhile")
+            await self._publish(game)
+        self._kick(game)
+        return status
+
+    async def expire(self) -> list[str]:
+        """Expire the games idle too long (see :class:`~.settings.Limits`); their ids. Each is
+        announced, so the other processes holding one read its new status."""
+        now = self.clock()
+        since = (now - self.limits.waiting_expiry, now - self.limits.playing_expiry)
+        expired = await self._run(self.store.expire, *since)
+        for game_id in expired:
+            game = self._games.get(game_id)
+            if game is not None and game.status not in ENDED:
+                game.status = EXPIRED
+                game.presence += 1
+            await self.broker.publish(game_id, game.version if game is not None else 0)
+        return expired
 
     # --- acting ------------------------------------------------------------------------
 
@@ -315,8 +427,7 @@ class GameService:
         game = await self.game(game_id)
         hashes = [(t, hash_token(t)) for t in tokens]
         if any(game.seat_of_token(h) is None for _, h in hashes):
-            async with game.lock:
-                await self._catch_up_locked(game)
+            await self._reread_seats(game)
         held: dict[int, str] = {}
         for token, h in hashes:
             seat = game.seat_of_token(h)
@@ -324,6 +435,20 @@ class GameService:
                 raise Forbidden("a token does not hold any seat of this game")
             held[seat] = token
         return held
+
+    async def _reread_seats(self, game: LiveGame) -> None:
+        """Re-read the seats for a token unknown here: only while a seat is open (it may have
+        just been claimed in another process; other seat changes reach this process through
+        the broker), at most once per :data:`SEAT_REREAD_SECONDS` per game, and outside the
+        game's lock — so a flood of wrong tokens costs no database read under the lock."""
+        now = time.monotonic()
+        if (
+            not game.open_seats()
+            or now - self._seats_read.get(game.id, -SEAT_REREAD_SECONDS) < SEAT_REREAD_SECONDS
+        ):
+            return
+        self._seats_read[game.id] = now
+        game.set_seats(await self._run(self.store.seats, game.id))
 
     async def _authorize(self, game: LiveGame, seat: int, token: str) -> None:
         h = hash_token(token)
@@ -389,8 +514,8 @@ class GameService:
         if actions:
             game.extend(actions)
             self._changed[game.id] = time.monotonic()
-        if status == PLAYING and game.status == WAITING:
-            game.status = PLAYING
+        if status != game.status and (status == PLAYING or status in ENDED) and game.status != OVER:
+            game.status = status
             game.presence += 1
 
     # --- views and presence ------------------------------------------------------------
@@ -398,12 +523,12 @@ class GameService:
     def view(self, game: LiveGame, you: Iterable[int] = ()) -> dict[str, Any]:
         """The view of a client holding the seats ``you`` (none: a spectator)."""
         cache = self._views.setdefault(game.id, ViewCache())
-        return view(game, frozenset(you), self.presence(game), cache)
+        return view(game, _still_held(game, you), self.presence(game), cache)
 
     def view_text(self, game: LiveGame, you: Iterable[int] = ()) -> str:
         """:meth:`view` as JSON text (the public part serialised once for every client)."""
         cache = self._views.setdefault(game.id, ViewCache())
-        return view_text(game, frozenset(you), self.presence(game), cache)
+        return view_text(game, _still_held(game, you), self.presence(game), cache)
 
     def presence(self, game: LiveGame) -> tuple[SeatPresence, ...]:
         """Each seat's presence and takeover now (:meth:`.presence.Presence.of`)."""
@@ -420,14 +545,17 @@ class GameService:
             del self._watchers[game_id]
         self._evict_if_idle(game_id)
 
-    def _evict_if_idle(self, game_id: str) -> None:
-        """Forget a finished game no client here watches (it is read again if asked for):
-        memory then holds only running games and watched ones."""
+    def _evict_if_idle(self, game_id: str, now: float | None = None) -> None:
+        """Forget an ended game no client here watches and no one asked for in the last
+        ``finished_cache`` seconds (it is read again if asked for): memory then holds running
+        games, watched ones and recently asked for ones."""
         game = self._games.get(game_id)
-        if game is None or not game.is_over or self._watchers[game_id] or game_id in self._bot_tasks:
+        if game is None or game.status not in ENDED or self._watchers[game_id] or game_id in self._bot_tasks:
             return
+        if now is not None and now - self._used.setdefault(game_id, now) < self.limits.finished_cache:
+            return  # (a game just ended counts as asked for now)
         del self._games[game_id]
-        for table in (self._views, self._changed):
+        for table in (self._views, self._changed, self._used, self._seats_read):
             table.pop(game_id, None)
         self._presence.forget(game_id)
 
@@ -440,15 +568,35 @@ class GameService:
         await self._presence_change(game_id, list(seats), -1)
 
     async def _presence_change(self, game_id: str, seats: list[int], delta: int) -> None:
+        """Count the change at once (takeover reads it), but write it and push it only after
+        ``presence_delay``, once for every change in between: a seat holder's connect/close
+        loop costs a bounded number of database writes and pushes, not two per cycle."""
         if not seats:
             return
         game = await self.game(game_id)
+        self._presence.change(game, seats, delta, self.clock())
+        due = self._presence_due.get(game_id)
+        if due is not None:
+            due.update(seats)
+            return
+        self._presence_due[game_id] = set(seats)
+        task = asyncio.create_task(self._flush_presence(game), name=f"presence-{game_id}")
+        self._flushes.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._flushes.discard)
+
+    async def _flush_presence(self, game: LiveGame) -> None:
+        """After ``presence_delay``, write the presence of ``game`` changed meanwhile, and push
+        it if what clients see changed."""
+        await asyncio.sleep(self.limits.presence_delay)
+        seats = sorted(self._presence_due.pop(game.id, ()))
+        if self._closing or not seats:
+            return
         now = self.clock()
-        self._presence.change(game, seats, delta, now)
         with contextlib.suppress(Unavailable):  # presence is advisory; the next heartbeat retries
-            await self._run(self.store.touch, game_id, seats, now)
-        self._presence.touched(game_id, now)
-        self._notify(game_id)
+            await self._run(self.store.touch, game.id, seats, now)
+        self._presence.touched(game.id, now)
+        if self._presence.shown_changed(game):
+            self._notify(game.id)
 
     # --- bots --------------------------------------------------------------------------
 
@@ -544,8 +692,11 @@ class GameService:
         for game in list(self._games.values()):
             if game.status == PLAYING and self._changed.get(game.id, 0.0) <= stalled:
                 self._kick(game)
-            elif game.is_over:
-                self._evict_if_idle(game.id)
+            elif game.status in ENDED:
+                self._evict_if_idle(game.id, time.monotonic())
+        if now >= self._next_expiry:
+            self._next_expiry = now + self.limits.expiry_check
+            await self.expire()
 
     # --- reading -----------------------------------------------------------------------
 
@@ -558,9 +709,10 @@ class GameService:
         return game.record_json()
 
     async def summaries(self, status: str, limit: int, offset: int = 0) -> list[GameSummary]:
-        """Public games waiting for players (the lobby), running (to watch) or finished (the
-        replay list)."""
-        return await self._run(self.store.summaries, status, limit, offset)
+        """Public games waiting for players (the lobby: not those about to expire), running
+        (to watch) or finished (the replay list)."""
+        since = self.clock() - self.limits.waiting_expiry if status == WAITING else None
+        return await self._run(self.store.summaries, status, limit, offset, since)
 
     async def replay(self, record: Any, at: int) -> dict[str, Any]:
         """The ``replay`` reply: the spectator's view of ``record`` after ``at`` moves, the
@@ -656,6 +808,28 @@ class GameService:
             del self._record_reviews[next(iter(self._record_reviews))]
 
 
+def _still_held(game: LiveGame, seats: Iterable[int]) -> frozenset[int]:
+    """Of the seats a connection authenticated for, those still a person's: a seat resigned
+    (now a bot's) or left (open again) is no longer the connection's to play."""
+    return frozenset(s for s in seats if game.seats[s].kind == HUMAN and game.seats[s].token_hash is not None)
+
+
+def _load(store: Store, game_id: str) -> LiveGame | None:
+    """The game replayed from the database (in a database thread: replaying a long game
+    would hold the event loop for tens of milliseconds), or ``None`` if there is none."""
+    data = store.load(game_id)
+    return None if data is None else LiveGame.rebuild(data)
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in players' words: "30 minutes", "1 hour", "45 seconds"."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds:g} seconds"
+
+
 def _checked_record(data: Any) -> GameRecord:
     """``data`` as a record whose every move replays (and whose result, if given, agrees);
     :class:`BadRecord` with the engine's reason otherwise."""
@@ -739,5 +913,5 @@ def _seat_row(
         return SeatData(seat, BOT, level, f"Bot ({level})", None, None)
     if seat in take:
         shown = name if len(take) == 1 else f"{name} ({seat + 1})"
-        return SeatData(seat, HUMAN, None, shown, hash_token(tokens[seat]), now)
+        return SeatData(seat, HUMAN, None, shown, hash_token(tokens[seat]), now, host=True)
     return SeatData(seat, HUMAN, None, "", None, None)

@@ -12,6 +12,10 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
 #: Longest inbound websocket message (bytes of UTF-8); the longest valid one is ~200.
 MAX_MESSAGE_BYTES: Final = 4096
+#: Longest period of the expiry check (seconds); shorter for short expiry times.
+EXPIRY_CHECK: Final = 60.0
+#: Seconds a connection may take to send a request's headers.
+HEADER_TIMEOUT: Final = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +36,17 @@ class Limits:
       review's default, :data:`quadropolis.bots.REVIEW_ITERATIONS`; a smaller one makes
       quicker, rougher reviews), at most ``reviews_per_client`` running per client address
       and ``reviews_running`` on the whole server.
+    - HTTP rate limits per client address (over them: ``rate_limited``, 429 with
+      ``Retry-After``): ``actions_per_second`` moves, undos, resignations, leaves and
+      cancellations; ``creates_per_minute`` games created and seats joined;
+    - life cycle: a game waiting for players with no activity for ``waiting_expiry``
+      seconds, or a running one where no person has acted for ``playing_expiry`` seconds,
+      expires (status ``expired``; checked every ``expiry_check`` seconds); only the others
+      count towards ``games_per_client``;
+    - ``presence_delay``: a seat's arrivals and departures within this many seconds are
+      written and pushed once (a reconnecting loop costs a bounded number of writes);
+    - ``finished_cache``: seconds a finished game no one watches stays in memory after its
+      last request.
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -46,6 +61,13 @@ class Limits:
     review_budget: int = 30_000
     reviews_per_client: int = 2
     reviews_running: int = 8
+    actions_per_second: int = 10
+    creates_per_minute: int = 30
+    waiting_expiry: float = 30 * 60.0
+    playing_expiry: float = 60 * 60.0
+    expiry_check: float = EXPIRY_CHECK
+    presence_delay: float = 0.25
+    finished_cache: float = 120.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +86,11 @@ class Settings:
     #: Offer permessage-deflate on websockets: a view shrinks about fourfold, but compressing
     #: every push was the largest single CPU cost in the server's profile; off by default.
     ws_compression: bool = False
+    #: Client addresses (comma-separated IPs or networks, ``*`` for any) of the reverse proxies
+    #: whose ``X-Forwarded-For`` / ``X-Forwarded-Proto`` headers are trusted; ``None``: no one's.
+    forwarded_allow_ips: str | None = None
+    #: Seconds a connection may take to send a request's headers (slow senders are closed).
+    header_timeout: float = HEADER_TIMEOUT
 
 
 def default_database() -> str:

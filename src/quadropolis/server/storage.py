@@ -43,18 +43,32 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    and_,
     create_engine,
     event,
     false,
     func,
+    or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from ..errors import QuadropolisError
-from .data import OVER, PLAYING, WAITING, ActionData, GameData, GameSummary, SeatData
+from .data import (
+    ABANDONED,
+    CANCELLED,
+    EXPIRED,
+    OVER,
+    PLAYING,
+    WAITING,
+    ActionData,
+    GameData,
+    GameSummary,
+    SeatData,
+)
 
 #: Constraint names fixed by convention, so migrations name them the same on every backend.
 NAMING: Final = {
@@ -87,10 +101,13 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: Whether the players may ask for the analysis (hints) of the running game.
     analysis: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: When a person last acted (created, joined, left, moved, resigned): expiry counts from it.
+    last_activity: Mapped[float] = mapped_column(Float)
 
     __table_args__ = (
         Index(None, "status", "public", "created_at"),
         Index(None, "creator", "status"),
+        Index(None, "status", "last_activity"),
     )
 
 
@@ -105,6 +122,8 @@ class SeatRow(Base):
     #: SHA-256 of the seat token; ``None`` while a human seat is open.
     token_hash: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
     last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Taken by the game's creator when creating it: its token may cancel the waiting game.
+    host: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class ActionRow(Base):
@@ -155,12 +174,20 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+#: SQLite's sync level for actions (every acknowledged move is on disk, even after a power
+#: cut) and for a new game (synced with the next action's commit: in WAL mode the log is
+#: written in order, so a crash of the server process loses nothing; a power cut may lose a
+#: game created just before it, never a move).
+SYNC_ACTIONS: Final = "FULL"
+SYNC_NEW_GAME: Final = "NORMAL"
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets readers run while a move commits; FULL syncs the log on every commit, so an
     # acknowledged move is on disk; the busy timeout rides out another process's write.
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA synchronous={SYNC_ACTIONS}")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
@@ -206,42 +233,30 @@ class Store:
     # --- writes ------------------------------------------------------------------------
 
     def insert_game(self, game: GameData) -> None:
-        """Store a new game and its seats in one transaction."""
-        with self._session.begin() as s:
-            s.add(
-                GameRow(
-                    id=game.id,
-                    config=game.config,
-                    status=game.status,
-                    public=game.public,
-                    creator=game.creator,
-                    takeover_after=game.takeover_after,
-                    takeover_level=game.takeover_level,
-                    created_at=game.created_at,
-                    finished_at=None,
-                    result=None,
-                    analysis=game.analysis,
-                )
-            )
-            s.flush()  # the game before its seats: PostgreSQL checks the foreign key at once
-            s.add_all(
-                SeatRow(
-                    game_id=game.id,
-                    seat=seat.seat,
-                    kind=seat.kind,
-                    level=seat.level,
-                    name=seat.name,
-                    token_hash=seat.token_hash,
-                    last_seen=seat.last_seen,
-                )
-                for seat in game.seats
-            )
+        """Store a new game and its seats in one transaction (on SQLite without a sync of its
+        own: :data:`SYNC_NEW_GAME`; the connection is back at :data:`SYNC_ACTIONS` after)."""
+        sqlite = self.backend == "sqlite"
+        with self.engine.connect() as conn:
+            if sqlite:
+                conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_NEW_GAME}")
+                conn.commit()
+            try:
+                with Session(conn) as s, s.begin():
+                    s.add(_game_row(game))
+                    s.flush()  # the game before its seats: PostgreSQL checks the foreign key at once
+                    s.add_all(_seat_row(game.id, seat) for seat in game.seats)
+            finally:
+                if sqlite:
+                    conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_ACTIONS}")
+                    conn.commit()
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: bytes, now: float) -> bool:
         """Give an open human seat to a player; ``False`` if it is not open (taken already, by
-        this or another process: the update is conditional). When it was the last open seat,
+        this or another process: the update is conditional), or if the game is not waiting
+        for players any more. When it was the last open seat,
         the game starts (status ``playing``) in the same transaction."""
         with self._session.begin() as s:
+            waiting = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == WAITING)
             claimed = s.execute(
                 update(SeatRow)
                 .where(
@@ -249,6 +264,7 @@ class Store:
                     SeatRow.seat == seat,
                     SeatRow.kind == "human",
                     SeatRow.token_hash.is_(None),
+                    SeatRow.game_id.in_(waiting.scalar_subquery()),
                 )
                 .values(name=name, token_hash=token_hash, last_seen=now)
             )
@@ -259,13 +275,83 @@ class Store:
                 .select_from(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_(None))
             )
-            if not still_open:
-                s.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.status == WAITING)
-                    .values(status=PLAYING)
-                )
+            started = {} if still_open else {"status": PLAYING}
+            s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.status == WAITING)
+                .values(last_activity=now, **started)
+            )
             return True
+
+    def leave(self, game_id: str, seat: int, token_hash: bytes, now: float) -> bool:
+        """Open again ``seat`` of a game still waiting for players, if ``token_hash`` holds it
+        (conditional: ``False`` if not, or if the game has started meanwhile)."""
+        with self._session.begin() as s:
+            waiting = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == WAITING)
+            freed = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.token_hash == token_hash,
+                    SeatRow.game_id.in_(waiting.scalar_subquery()),
+                )
+                .values(name="", token_hash=None, last_seen=None, host=False)
+            )
+            if freed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(last_activity=now))
+            return True
+
+    def cancel(self, game_id: str) -> bool:
+        """Mark a waiting game ``cancelled``; ``False`` if it was not waiting any more."""
+        with self._session.begin() as s:
+            done = s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.status == WAITING)
+                .values(status=CANCELLED)
+            )
+            return bool(done.rowcount == 1)  # type: ignore[attr-defined]
+
+    def resign(self, game_id: str, seat: int, token_hash: bytes, level: str, now: float) -> str | None:
+        """Hand a running game's ``seat`` held by ``token_hash`` to a bot of ``level``. When
+        no person holds a seat any more the game is ``abandoned``. Returns the game's status
+        after, or ``None`` if the token did not hold the seat of a running game."""
+        with self._session.begin() as s:
+            running = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == PLAYING)
+            done = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.token_hash == token_hash,
+                    SeatRow.game_id.in_(running.scalar_subquery()),
+                )
+                .values(kind="bot", level=level, name=f"Bot ({level})", token_hash=None, host=False)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                return None
+            people = s.scalar(
+                select(func.count())
+                .select_from(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_not(None))
+            )
+            status = PLAYING if people else ABANDONED
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(status=status, last_activity=now))
+            return status
+
+    def expire(self, waiting_before: float, playing_before: float) -> list[str]:
+        """Mark ``expired`` the games waiting with no activity since ``waiting_before`` and the
+        running ones with none since ``playing_before``; their ids."""
+        stale = or_(
+            and_(GameRow.status == WAITING, GameRow.last_activity < waiting_before),
+            and_(GameRow.status == PLAYING, GameRow.last_activity < playing_before),
+        )
+        with self._session.begin() as s:
+            ids = list(s.scalars(select(GameRow.id).where(stale)))
+            if ids:
+                s.execute(update(GameRow).where(GameRow.id.in_(ids), stale).values(status=EXPIRED))
+            return ids
 
     def append(self, game_id: str, action: ActionData, result: dict[str, Any] | None = None) -> None:
         """Append ``action`` to the history, committed when this returns. With ``result`` the
@@ -291,12 +377,13 @@ class Store:
                 if conn.execute(self._insert_action, _action_row(game_id, action)).first() is None:
                     outcomes.append(VersionTaken(f"game {game_id}: version {action.version} is taken"))
                     continue
+                changes: dict[str, Any] = {}
+                if action.actor == "player":
+                    changes["last_activity"] = action.created_at
                 if result is not None:
-                    conn.execute(
-                        update(GameRow)
-                        .where(GameRow.id == game_id)
-                        .values(status=OVER, result=result, finished_at=action.created_at)
-                    )
+                    changes.update(status=OVER, result=result, finished_at=action.created_at)
+                if changes:
+                    conn.execute(update(GameRow).where(GameRow.id == game_id).values(**changes))
                 outcomes.append(None)
         return outcomes
 
@@ -353,28 +440,37 @@ class Store:
             ).all()
             return status, self._seats(s, [game_id])[game_id], tuple(_action(a) for a in actions)
 
-    def unfinished(self) -> list[str]:
-        """Ids of every game not over (to resume after a restart), oldest first."""
+    def seats(self, game_id: str) -> tuple[SeatData, ...]:
+        """The seats of a game as stored now."""
         with self._session() as s:
-            return list(
-                s.scalars(select(GameRow.id).where(GameRow.status != OVER).order_by(GameRow.created_at))
-            )
+            return self._seats(s, [game_id])[game_id]
 
-    def active_games_of(self, creator: str) -> int:
-        """How many unfinished games ``creator`` has created."""
+    def active_games_of(self, creator: str, waiting_since: float, playing_since: float) -> int:
+        """How many live games ``creator`` has created: waiting ones with activity since
+        ``waiting_since``, running ones with activity since ``playing_since``."""
         with self._session() as s:
             return int(
                 s.scalar(
                     select(func.count())
                     .select_from(GameRow)
-                    .where(GameRow.creator == creator, GameRow.status != OVER)
+                    .where(
+                        GameRow.creator == creator,
+                        or_(
+                            and_(GameRow.status == WAITING, GameRow.last_activity >= waiting_since),
+                            and_(GameRow.status == PLAYING, GameRow.last_activity >= playing_since),
+                        ),
+                    )
                 )
                 or 0
             )
 
-    def summaries(self, status: str, limit: int, offset: int = 0) -> list[GameSummary]:
+    def summaries(
+        self, status: str, limit: int, offset: int = 0, active_since: float | None = None
+    ) -> list[GameSummary]:
         """Public games with ``status``: waiting ones oldest first (the lobby), running ones
-        newest first (to watch), finished ones newest first (the replay list)."""
+        newest first (to watch), finished ones newest first (the replay list); with
+        ``active_since``, only those with activity since then."""
+        fresh = true() if active_since is None else GameRow.last_activity >= active_since
         order = {
             WAITING: GameRow.created_at.asc(),
             PLAYING: GameRow.created_at.desc(),
@@ -382,7 +478,7 @@ class Store:
         with self._session() as s:
             rows = s.scalars(
                 select(GameRow)
-                .where(GameRow.status == status, GameRow.public.is_(True))
+                .where(GameRow.status == status, GameRow.public.is_(True), fresh)
                 .order_by(order, GameRow.id)
                 .limit(limit)
                 .offset(offset)
@@ -417,6 +513,36 @@ class Store:
         return {g: tuple(v) for g, v in found.items()}
 
 
+def _game_row(game: GameData) -> GameRow:
+    return GameRow(
+        id=game.id,
+        config=game.config,
+        status=game.status,
+        public=game.public,
+        creator=game.creator,
+        takeover_after=game.takeover_after,
+        takeover_level=game.takeover_level,
+        created_at=game.created_at,
+        finished_at=None,
+        result=None,
+        analysis=game.analysis,
+        last_activity=game.last_activity if game.last_activity is not None else game.created_at,
+    )
+
+
+def _seat_row(game_id: str, seat: SeatData) -> SeatRow:
+    return SeatRow(
+        game_id=game_id,
+        seat=seat.seat,
+        kind=seat.kind,
+        level=seat.level,
+        name=seat.name,
+        token_hash=seat.token_hash,
+        last_seen=seat.last_seen,
+        host=seat.host,
+    )
+
+
 def _insert_ignoring_conflicts(dialect: str) -> Any:
     """``INSERT INTO actions ... ON CONFLICT (game_id, version) DO NOTHING RETURNING version``
     for the dialect (SQLite 3.35 or newer)."""
@@ -444,7 +570,7 @@ def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
 
 
 def _seat(r: SeatRow) -> SeatData:
-    return SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen)
+    return SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen, bool(r.host))
 
 
 def _action(a: ActionRow) -> ActionData:
@@ -466,4 +592,5 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         seats=seats,
         actions=tuple(_action(a) for a in actions),
         analysis=bool(row.analysis),
+        last_activity=row.last_activity,
     )

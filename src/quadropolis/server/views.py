@@ -10,7 +10,7 @@ and presence change (:class:`ViewCache`) and shared.
 Layout (documented in docs/protocol.md)::
 
     {"game", "version", "status", "config" (no seed), "seats": [{"seat", "kind", "level",
-     "name", "open", "present", "bot_playing"}], "to_move", "phase", "round", "turn",
+     "name", "open", "host", "present", "bot_playing"}], "to_move", "phase", "round", "turn",
      "state" (the engine's state JSON without its config), "legal_moves" (notation, for the
      seat to move), "scores" (projected, or final once over), "last_actions", "result",
      "you", "can_undo"}
@@ -202,6 +202,7 @@ def _seats(game: LiveGame, presence: Sequence[SeatPresence]) -> list[dict[str, A
             "level": s.level,
             "name": s.name,
             "open": s.kind == "human" and s.token_hash is None,
+            "host": s.host,
             "present": presence[s.seat].present if s.seat < len(presence) else False,
             "bot_playing": presence[s.seat].bot_playing if s.seat < len(presence) else False,
         }

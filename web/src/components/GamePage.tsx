@@ -10,6 +10,7 @@ import { loadTokens, rememberGame, saveToken } from "../tokens";
 import type { View } from "../types";
 import { useGame } from "../useGame";
 import { ConnectionBadge } from "./ConnectionBadge";
+import { endedWithoutResult, GameEnded } from "./GameExit";
 import { Table } from "./Table";
 import { WaitingRoom } from "./WaitingRoom";
 
@@ -60,6 +61,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
       </main>
     );
   }
+  if (endedWithoutResult(view)) return <GameEnded view={view} />;
   if (view.status === "waiting") {
     return (
       <WaitingRoom

@@ -7,6 +7,7 @@ import type { ConnectionStatus } from "../socket";
 import type { View } from "../types";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { CopyButton } from "./CopyButton";
+import { ResignButton } from "./GameExit";
 import { SeatMark } from "./SeatMark";
 
 export function TurnBanner({ view, acting, toMoveName }: { view: View; acting: number | null; toMoveName: string }) {
@@ -117,6 +118,7 @@ export function GameBar({ view, status, tokens }: { view: View; status: Connecti
           )}
         </div>
       </details>
+      <ResignButton view={view} tokens={tokens} />
       <ConnectionBadge status={status} />
     </div>
   );

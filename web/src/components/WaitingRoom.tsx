@@ -9,6 +9,7 @@ import { playerName, savePlayerName } from "../tokens";
 import type { View } from "../types";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { CopyButton } from "./CopyButton";
+import { WaitingExit } from "./GameExit";
 import { SeatMark } from "./SeatMark";
 
 export function WaitingRoom({
@@ -60,6 +61,7 @@ export function WaitingRoom({
           </p>
         ) : null,
       )}
+      <WaitingExit view={view} tokens={tokens} />
     </main>
   );
 }

@@ -1,0 +1,73 @@
+"""Presence flapping against a real server process (issue 21 item 4): a seat holder connecting
+and closing in a loop costs a bounded number of database writes and state pushes per second
+(they are coalesced per game), and another client's round trips stay quick meanwhile."""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from server_helpers import GENEROUS, Client, Server, database, hotseat
+
+#: Cycles of connect, authenticate, close by one seat holder.
+CYCLES = 500
+
+
+def seat_updates(url: str) -> int | None:
+    """Rows of ``seats`` updated so far (PostgreSQL's statistics), ``None`` on SQLite."""
+    if not url.startswith("postgres"):
+        return None
+    import psycopg
+
+    time.sleep(1.2)  # the server's statistics reach the collector within a second
+    with psycopg.connect(url, autocommit=True) as db:
+        row = db.execute("SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'seats'").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def ping_times(client: Client, stop: threading.Event, out: list[float]) -> None:
+    while not stop.is_set():
+        started = time.monotonic()
+        client.send(type="ping", id="p")
+        client.expect("pong")
+        out.append(time.monotonic() - started)
+        time.sleep(0.1)  # 10 a second: under the per-connection message limit
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_flapping_seat_holder_costs_bounded_writes_and_pushes(kind: str, tmp_path: Path) -> None:
+    with database(kind, tmp_path) as url, Server(url, tmp_path, *GENEROUS) as server, server.http() as http:
+        game, tokens = hotseat(http)
+        other, other_tokens = hotseat(http)
+        watcher = Client(server.ws_url(game))
+        victim = Client(server.ws_url(other), [other_tokens[0]])
+        before = seat_updates(url)
+        pings: list[float] = []
+        stop = threading.Event()
+        pinger = threading.Thread(target=ping_times, args=(victim, stop, pings), daemon=True)
+        pinger.start()
+        started = time.monotonic()
+        for _ in range(CYCLES):
+            Client(server.ws_url(game), [tokens[0]]).close()
+        seconds = time.monotonic() - started
+        stop.set()
+        pinger.join()
+        time.sleep(1)  # the last coalesced change is written and pushed
+        pushes = 0
+        while True:
+            try:
+                pushes += watcher.recv(timeout=0.5)["type"] == "state"
+            except TimeoutError:
+                break
+        bound = 4 * seconds + 4  # at most one write and one push per 0.25 s, and the tail
+        assert pushes <= bound, (pushes, seconds)  # it was 2 per cycle: 1,000
+        after = seat_updates(url)
+        if before is not None and after is not None:
+            assert after - before <= bound, (after - before, seconds)
+        assert statistics.median(pings) < 0.05 and max(pings) < 0.5, (statistics.median(pings), max(pings))
+        watcher.close()
+        victim.close()

@@ -1,0 +1,133 @@
+// Ways out of a game: Leave or Cancel a game still waiting for players, Resign a running one
+// (after a confirmation), and the page of a game that ended without a result (cancelled,
+// expired, abandoned). The server decides who may do what; its refusals are shown as they are.
+import { useState } from "preact/hooks";
+import { api } from "../api";
+import { linkTo, navigate } from "../route";
+import { seatName } from "../seats";
+import { forgetSeat } from "../tokens";
+import type { View } from "../types";
+
+/** The statuses of a game that ended without a result, in players' words. */
+const ENDED_WORDS: Readonly<Record<string, string>> = {
+  cancelled: "This game was cancelled by the player who created it.",
+  expired: "This game expired: no one played in it for too long.",
+  abandoned: "This game was abandoned: every player resigned.",
+};
+
+export function endedWithoutResult(view: View): boolean {
+  return view.status in ENDED_WORDS;
+}
+
+/** The page of a game that ended without a result. */
+export function GameEnded({ view }: { view: View }) {
+  return (
+    <main class="page narrow" id="main" data-status={view.status}>
+      <h1>Game ended</h1>
+      <p class="lead">{ENDED_WORDS[view.status] ?? "This game has ended."}</p>
+      <p>
+        <a class="btn btn-primary" href="/" onClick={linkTo("/")}>
+          Back to the lobby
+        </a>
+      </p>
+    </main>
+  );
+}
+
+function useAction(): [string | null, boolean, (run: () => Promise<void>) => void] {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const act = (run: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    run()
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : "The server did not answer."))
+      .finally(() => setBusy(false));
+  };
+  return [error, busy, act];
+}
+
+/** Leave (each seat held) and, for the creator's seat, Cancel: in the waiting room. */
+export function WaitingExit({ view, tokens }: { view: View; tokens: Record<number, string> }) {
+  const game = view.game ?? "";
+  const held = (view.you ?? []).filter((s) => tokens[s]);
+  const host = held.find((s) => view.seats[s]?.host);
+  const [error, busy, act] = useAction();
+  if (held.length === 0) return null;
+  const leave = () =>
+    act(async () => {
+      for (const s of held) {
+        await api.leave(game, s, tokens[s]!);
+        forgetSeat(game, s);
+      }
+      navigate("/");
+    });
+  const cancel = () =>
+    act(async () => {
+      await api.cancel(game, tokens[host!]!);
+      navigate("/");
+    });
+  return (
+    <div class="game-exit">
+      {host !== undefined ? (
+        <button class="btn" disabled={busy} onClick={cancel}>
+          Cancel the game
+        </button>
+      ) : (
+        <button class="btn" disabled={busy} onClick={leave}>
+          Leave the game
+        </button>
+      )}
+      <span class="muted small">
+        {host !== undefined
+          ? "No one can join it any more; it leaves the lobby."
+          : "Your seat opens again for someone else."}
+      </span>
+      {error && (
+        <p class="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Resign, with a confirmation: for the players of a running game (in the game bar). */
+export function ResignButton({ view, tokens }: { view: View; tokens: Record<number, string> }) {
+  const game = view.game ?? "";
+  const held = (view.you ?? []).filter((s) => tokens[s]);
+  const [asking, setAsking] = useState(false);
+  const [error, busy, act] = useAction();
+  if (view.status !== "playing" || held.length === 0) return null;
+  const names = held.map((s) => seatName(view.seats[s], s)).join(", ");
+  const resign = () =>
+    act(async () => {
+      for (const s of held) await api.resign(game, s, tokens[s]!);
+      setAsking(false);
+    });
+  if (!asking) {
+    return (
+      <button class="btn btn-small btn-quiet" onClick={() => setAsking(true)}>
+        Resign
+      </button>
+    );
+  }
+  return (
+    <div class="resign-confirm" role="alertdialog" aria-label="Resign the game?">
+      <span>
+        Resign as {names}? A bot plays {held.length === 1 ? "your seat" : "your seats"} to the end; you can still watch.
+      </span>
+      <button class="btn btn-small btn-primary" disabled={busy} onClick={resign}>
+        Yes, resign
+      </button>
+      <button class="btn btn-small" disabled={busy} onClick={() => setAsking(false)}>
+        Keep playing
+      </button>
+      {error && (
+        <span class="notice notice-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
