@@ -10,7 +10,7 @@ describe("the new-game form", () => {
       mode: "classic",
       players: 3,
       name: "Ann",
-      seats: [{ type: "human" }, { type: "human" }, { type: "bot", level: "hard" }],
+      seats: [{ type: "human", name: "Ann" }, { type: "human" }, { type: "bot", level: "hard" }],
       take: [0, 1],
       public: true,
       variants: { urbanist_blocks: "lines", all_parks_absorb: true },
@@ -27,7 +27,8 @@ describe("the new-game form", () => {
   });
   it("names the players on this device and asks for the first player", () => {
     const spec = createSpec({ ...CHOICES, names: [" ", " Bea ", "", ""], first: 2 });
-    expect(spec.seats).toEqual([{ type: "human" }, { type: "human", name: "Bea" }, { type: "bot", level: "hard" }]);
+    expect(spec.seats).toEqual([{ type: "human", name: "Ann" }, { type: "human", name: "Bea" }, { type: "bot", level: "hard" }]);
+    expect(createSpec({ ...CHOICES, seats: ["you", "easy", "hard"] }).seats[0]).toEqual({ type: "human" });
     expect(spec.first_player).toBe(2);
     expect(createSpec({ ...CHOICES, first: "random" }).first_player).toBe("random");
     expect(createSpec({ ...CHOICES, players: 2, first: 3 }).first_player).toBe(1);

@@ -24,10 +24,10 @@ export const SEAT_OPTIONS: readonly { value: SeatChoice; label: string }[] = [
   ...LEVELS.map((level) => ({ value: level, label: `Bot: ${level}` })),
 ];
 
-/** What the server is asked for a seat: a bot of the chosen level, or a human (a hotseat player by the name given). */
+/** What the server is asked for a seat: a bot of the chosen level, or a human (by `name` when given). */
 export function seatSpec(choice: SeatChoice, name = ""): SeatSpec {
   if (isLevel(choice)) return { type: "bot", level: choice };
-  return choice === "hotseat" && name.trim() ? { type: "human", name: name.trim() } : { type: "human" };
+  return (choice === "hotseat" || choice === "you") && name.trim() ? { type: "human", name: name.trim() } : { type: "human" };
 }
 
 /** The server's description of each level, asked once (none while it loads or if it fails). */
@@ -186,7 +186,8 @@ export function createSpec(c: NewGameChoices): CreateSpec {
     mode: c.mode,
     players: c.players,
     name: c.name,
-    seats: active.map((s, i) => seatSpec(s, c.names[i])),
+    // With players on this device, your own seat is named as you are; theirs as typed (else numbered).
+    seats: active.map((s, i) => seatSpec(s, s === "you" ? (active.includes("hotseat") ? c.name : "") : c.names[i])),
     take: active.map((s, i) => (s === "you" || s === "hotseat" ? i : -1)).filter((i) => i >= 0),
     public: c.isPublic,
     variants: { urbanist_blocks: c.square ? "square" : "lines", all_parks_absorb: c.allParks },
