@@ -249,7 +249,8 @@ export function buildValues(options: BuildOption[] | undefined): Map<string, Bui
   for (const o of options) {
     if (o.move === "discard") continue;
     const fed = o.fed !== undefined && discard.fed !== undefined ? o.fed - discard.fed : null;
-    out.set(o.move, { now: o.score - discard.score, fed });
+    const now = o.score - discard.score;
+    out.set(o.move, { now, fed });
   }
   return out;
 }
