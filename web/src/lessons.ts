@@ -49,7 +49,7 @@ export const LESSONS: readonly Lesson[] = [
     title: "Architects and slots",
     body: [
       "You have four architects, numbered 1 to 4, and you use each once per round. Around the site are 20 slots, one at each end of every row and column.",
-      "An architect put in a slot counts squares into the site from that side: architect 3 takes the building on the third square. Pick an architect, then point at a lit slot: the site shows which building it would take. Click it to take that building.",
+      "An architect put in a slot counts squares into the site from that side: architect 3 takes the building on the third square. Pick an architect, then point at a lit slot (on a touch screen, tap it): the site shows which building it would take. Click it (or tap it again) to take that building.",
     ],
     when: { kind: "my-take" },
   },
@@ -57,7 +57,7 @@ export const LESSONS: readonly Lesson[] = [
     id: "build",
     title: "Building",
     body: [
-      "Now put the building in your city. Architect number n builds on an empty square of row n or column n of your city: those squares are lit.",
+      "Now put the building in your city. Architect number n builds on an empty square of row n or column n of your city: those squares are lit. Click one (on a touch screen, tap it twice).",
       "Each lit square shows two numbers: how your score changes now, and what it changes by once the building is fed with inhabitants or energy at the end. A building scores nothing until it is fed, so look at the second number. You may also discard the building: it leaves the game and gives nothing.",
     ],
     when: { kind: "my-build" },
