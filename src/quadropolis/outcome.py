@@ -6,10 +6,11 @@ the terminal, the arena, the bots and the browser display what it computes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from . import engine
+from .city import RESOURCE_MAX
 from .moves import Move
 from .rules import apply_unchecked, legal_moves
 from .scoring import CityScore, score_city
@@ -105,6 +106,32 @@ def scores_after(state: GameState, player: int | None = None) -> list[tuple[Move
     return out
 
 
+def fed_score(state: GameState, player: int) -> int:
+    """What ``player``'s city would score if it had every inhabitant and energy unit its
+    buildings can use: the final scoring (R12) of the city with resources in plenty, less
+    the penalties for the resources left over. It tells what buildings are worth once fed,
+    which :func:`projected_score` does not while the resources have not come in yet."""
+    city = state.city(player)
+    plenty = replace(city, inhabitants=RESOURCE_MAX, energy=RESOURCE_MAX)
+    score = score_city(plenty, all_parks_absorb=state.config.all_parks_absorb)
+    leftover = score.breakdown["unused_inhabitants"] + score.breakdown["pollution"]
+    return score.total - leftover
+
+
+def fed_scores_after(state: GameState, player: int | None = None) -> list[tuple[Move, int]]:
+    """Every legal move of ``state`` (in :func:`legal_moves` order) with :func:`fed_score` of
+    ``player``'s city right after it (default: the player to act). Beside
+    :func:`scores_after`, it shows what a build is worth once its building is fed; a
+    discard leaves the city, so its value is the city's as it stands."""
+    seat = state.current_player if player is None else player
+    out = []
+    for move in legal_moves(state):
+        after = state.copy()
+        apply_unchecked(after, move)
+        out.append((move, fed_score(after, seat)))
+    return out
+
+
 def outcome(state: GameState) -> Outcome:
     """Score every city optimally and rank the players (R12, R13). Works mid-game too, as a
     projection; ties on every tie-breaker share the victory."""
@@ -118,4 +145,14 @@ def outcome_of(scores: tuple[CityScore, ...]) -> Outcome:
     return Outcome(scores, tuple(p for p, k in enumerate(keys) if k == best))
 
 
-__all__ = ["TIE_BREAKERS", "Outcome", "outcome", "outcome_of", "projected_score", "rank_key", "scores_after"]
+__all__ = [
+    "TIE_BREAKERS",
+    "Outcome",
+    "fed_score",
+    "fed_scores_after",
+    "outcome",
+    "outcome_of",
+    "projected_score",
+    "rank_key",
+    "scores_after",
+]

@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 
 from quadropolis import GameConfig, Mode, apply, legal_moves, new_game
-from quadropolis.outcome import Outcome, outcome, projected_score, scores_after
+from quadropolis.buildings import BuildingType as BT
+from quadropolis.city import Building
+from quadropolis.moves import Discard
+from quadropolis.outcome import Outcome, fed_score, fed_scores_after, outcome, projected_score, scores_after
 from quadropolis.phases import PLACE
 from quadropolis.rules import apply_unchecked
 from quadropolis.scoring import CityScore, Placement
@@ -70,3 +73,37 @@ def test_scores_after_is_the_projection_after_each_legal_move() -> None:
         moves = legal_moves(state)
         state = apply(state, moves[int(rng.random() * len(moves))])
     assert checked == 12
+
+
+def test_fed_score_counts_buildings_as_if_their_resources_had_come_in() -> None:
+    state = new_game(GameConfig(mode=Mode.CLASSIC, players=2, seed=1))
+    state.cities[0][0] = Building(BT.SHOP)
+    # no inhabitant yet: the shop scores nothing now, 7 VP with its 4 customers
+    assert projected_score(state, 0).total == 0
+    assert fed_score(state, 0) == 7
+    state.cities[0][1] = Building(BT.TOWER_BLOCK, 2)
+    assert fed_score(state, 0) == 7 + 3
+    # resources left over are no penalty in the fed score, they are in the projection
+    state.inhabitants[0], state.energy[0] = 9, 9
+    assert fed_score(state, 0) == 10
+    assert projected_score(state, 0).total < 10
+    assert fed_score(state, 1) == 0
+
+
+def test_fed_score_is_never_below_the_projection_and_discard_keeps_it() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for g in range(6):
+        state = new_game(GameConfig(mode=Mode(("classic", "expert")[g % 2]), players=2 + g % 3, seed=g))
+        while not state.is_over:
+            if state.phase == PLACE:
+                seat = state.current_player
+                pairs = fed_scores_after(state)
+                assert [m for m, _ in pairs] == legal_moves(state)
+                assert dict(pairs)[Discard()] == fed_score(state, seat)
+                for move, fed in pairs:
+                    assert fed >= projected_score(apply(state, move), seat).total
+                checked += 1
+            moves = legal_moves(state)
+            apply_unchecked(state, moves[int(rng.random() * len(moves))])
+    assert checked > 100

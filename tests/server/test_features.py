@@ -17,10 +17,11 @@ from server_helpers import Server, bearer, create, error_of, hotseat, play_http
 
 from quadropolis.config import GameConfig
 from quadropolis.moves import Move
-from quadropolis.outcome import outcome, projected_score
+from quadropolis.outcome import fed_score, outcome, projected_score
 from quadropolis.phases import PLACE
 from quadropolis.rules import apply_unchecked, legal_moves, new_game
 from quadropolis.server.data import GameData, SeatData
+from quadropolis.server.service import GUIDED_SEED
 from quadropolis.server.storage import Store
 
 
@@ -79,7 +80,9 @@ def test_build_options_match_the_engine(http: httpx.Client) -> None:
         for move in legal_moves(state):
             after = state.copy()
             apply_unchecked(after, move)
-            expected.append({"move": str(move), "score": projected_score(after, state.current_player).total})
+            seat = state.current_player
+            score, fed = projected_score(after, seat).total, fed_score(after, seat)
+            expected.append({"move": str(move), "score": score, "fed": fed})
         assert reply["view"]["build_options"] == expected
         checked += 1
     assert checked
@@ -318,3 +321,39 @@ def test_games_stored_before_the_analysis_migration_default_to_no_analysis(tmp_p
     new = store.load("new")
     assert new is not None and new.analysis is True
     store.close()
+
+
+# --- a new player's first hour (issue #22) ---------------------------------------------------
+
+
+def test_the_guided_game_is_dealt_the_lessons_deal(http: httpx.Client) -> None:
+    spec = {"seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "public": False}
+    game = create(http, players=2, guided=True, **spec)["game"]
+    view = http.get(f"/api/games/{game}").json()
+    dealt = new_game(GameConfig(players=2, seed=GUIDED_SEED)).to_json()
+    assert view["state"]["site"] == dealt["site"] and view["state"]["face_down"] == dealt["face_down"]
+    other = create(http, players=2, **spec)["game"]
+    assert http.get(f"/api/games/{other}").json()["state"]["site"] != dealt["site"]
+    assert "seed" not in json.dumps(view)
+    message = error_of(http.post("/api/games", json={"players": 3, "guided": True}), 400, "bad_message")
+    assert "Classic game for 2 players" in message
+    error_of(http.post("/api/games", json={"mode": "expert", "guided": True}), 400, "bad_message")
+
+
+def test_hotseat_players_are_named_seat_by_seat(http: httpx.Client) -> None:
+    seats = [{"type": "human", "name": "Ann"}, {"type": "human"}, {"type": "human", "name": "Bea"}]
+    game, _ = hotseat(http, players=3, name="Cy", seats=seats)
+    names = [s["name"] for s in http.get(f"/api/games/{game}").json()["seats"]]
+    assert names == ["Ann", "Cy (2)", "Bea"]
+    error_of(http.post("/api/games", json={"seats": [{"name": "a\u202eb"}, {}]}), 400, "bad_message")
+
+
+def test_a_random_first_player_is_drawn_by_the_server(http: httpx.Client) -> None:
+    firsts = set()
+    for _ in range(12):
+        game, _ = hotseat(http, players=3, first_player="random")
+        view = http.get(f"/api/games/{game}").json()
+        assert view["to_move"] == view["config"]["first_player"]
+        firsts.add(view["config"]["first_player"])
+    assert firsts <= {0, 1, 2} and len(firsts) > 1  # all 12 alike: chance 1 in 59,049
+    error_of(http.post("/api/games", json={"first_player": "any"}), 400, "bad_message")

@@ -143,10 +143,9 @@ def test_a_build_shows_the_projected_score_of_each_square(server: Server, browse
     page.goto(server.url + created["seats"][0]["link"])
     for _ in range(20):
         if wait_turn_or_over(page) == "place" and page.locator(".cell-eligible").count():
-            assert (
-                page.locator(".cell-eligible .cell-build small").count()
-                == page.locator(".cell-eligible").count()
-            )
+            eligible = page.locator(".cell-eligible").count()
+            assert page.locator(".cell-eligible .cell-build .bv-now").count() == eligible
+            assert page.locator(".cell-eligible .cell-build .bv-fed").count() == eligible
             return
         play_action_by_clicks(page)
     raise AssertionError("no build came up")

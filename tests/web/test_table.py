@@ -28,8 +28,8 @@ from web_helpers import (
 
 from quadropolis import GameRecord
 from quadropolis.moves import Move
+from quadropolis.render import tile_label
 from quadropolis.rules import apply_unchecked, new_game
-from quadropolis.tiles import TILES
 
 
 def vs_bot(server: Server, mode: str = "classic") -> dict[str, Any]:
@@ -152,12 +152,11 @@ def expected_site(record: GameRecord, at: int) -> dict[str, str]:
         apply_unchecked(state, Move.parse(text))
     data = state.to_json()
     down = set(data["face_down"])
-    codes = {t.id: t.code for t in TILES}
     out = {}
     for i, tid in enumerate(data["site"]):
         sq = f"r{i // 5 + 1}c{i % 5 + 1}"
-        code = "." if tid is None else "##" if sq in down else codes[tid]
-        out[sq] = "T1" if code == "T1m" else code
+        # the page labels tiles as the terminal draws the site (one notation everywhere)
+        out[sq] = "." if tid is None else "##" if sq in down else tile_label(tid)
     return out
 
 

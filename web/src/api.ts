@@ -59,6 +59,8 @@ async function request<T>(method: string, path: string, body?: unknown, token?: 
 export interface SeatSpec {
   type: "human" | "bot";
   level?: Level;
+  /** A hotseat player's name. */
+  name?: string;
 }
 
 export interface CreateSpec {
@@ -71,6 +73,10 @@ export interface CreateSpec {
   variants: { urbanist_blocks: "lines" | "square"; all_parks_absorb: boolean };
   takeover_after?: number;
   takeover_level?: Level;
+  /** A seat, or "random" for the server to draw (default seat 0). */
+  first_player?: number | "random";
+  /** The guided first game's deal. */
+  guided?: boolean;
 }
 
 /** Whitespace outside strings removed, nothing else touched. */

@@ -1,6 +1,6 @@
 // A hint: what the `hard` bot would play in a position (the server's analysis), asked for
 // by the table (the position now) and by the replay viewer (a past position).
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api";
 import type { AnalysisReply } from "./types";
 
@@ -34,16 +34,20 @@ export interface HintRequest {
 export function useHint({ at, request, failure, onUnavailable }: HintRequest): Hint {
   const [state, setState] = useState<AnalysisState>({ status: "idle" });
   const [offered, setOffered] = useState(true);
+  // The position shown now: an answer that comes back after the game has moved on is dropped.
+  const now = useRef(at);
+  now.current = at;
   // A new position makes an old answer stale (a request still running keeps its own `at`).
   useEffect(() => {
-    setState((a) => (a.status === "ready" || a.status === "error" ? (a.at === at ? a : { status: "idle" }) : a));
+    setState((a) => (a.status === "ready" || a.status === "error" || a.status === "loading" ? (a.at === at ? a : { status: "idle" }) : a));
   }, [at]);
   const close = useCallback(() => setState({ status: "idle" }), []);
   const ask = async () => {
     if (!request) return;
     setState({ status: "loading", at });
     try {
-      setState({ status: "ready", at, reply: await request() });
+      const reply = await request();
+      setState(now.current === at ? { status: "ready", at, reply } : { status: "idle" });
     } catch (e) {
       // 404: this server has no analysis; 403: this game does not allow it.
       if (e instanceof ApiError && (e.status === 404 || e.status === 403)) {

@@ -68,6 +68,6 @@ function takenWords(view: View, tiles: TileIndex | null, square: string): string
   const id = view.state.site[siteIndex(square)];
   const down = view.state.face_down.includes(square);
   const facts = id !== null && id !== undefined && !down ? tiles?.get(id) : undefined;
-  if (facts) return `you take ${facts.code}, ${describeTile(facts)}`;
+  if (facts) return `you take ${facts.label}, ${describeTile(facts)}`;
   return down ? "a face-down tile, you take nothing" : "an empty square, you take nothing";
 }

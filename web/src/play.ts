@@ -1,6 +1,6 @@
 // What the table shows, derived from a view without knowing the rules: everything about
 // legality comes from `legal_moves`, everything about scores from `scores` and `result`.
-import { designatedSquare, parseMove } from "./board";
+import { designatedSquare, parseMove, siteIndex } from "./board";
 import type { BuildOption, LastAction, SlotArchitect, View } from "./types";
 
 /** The seat this client must act for now (hotseat: any held seat), or null. */
@@ -204,6 +204,60 @@ export function litSlots(takes: Map<number, Set<string>>, architect: number | nu
   const other = new Set<string>();
   if (taking) for (const [n, set] of takes) if (n !== architect) for (const s of set) other.add(s);
   return { legal, other };
+}
+
+/** Why a legal take would take nothing: the square it designates is empty, or face down (R4, R6). */
+export type DeadReason = "empty" | "face-down";
+
+/**
+ * The slots where `architect` may go but would take nothing, with the reason: from
+ * `take_options` (a `null` tile) when served, else from the site and the board's geometry.
+ */
+export function deadSlots(view: View, architect: number | null): Map<string, DeadReason> {
+  const out = new Map<string, DeadReason>();
+  if (architect === null) return out;
+  const takes = legalTakes(view).get(architect) ?? new Set<string>();
+  for (const slot of takes) {
+    const move = `${architect}${slot}`;
+    const option = view.take_options?.find((o) => o.move === move);
+    const square = takeTarget(view, move);
+    if (!square) continue;
+    const down = view.state.face_down.includes(square);
+    const empty = option ? option.tile === null : view.state.site[siteIndex(square)] === null;
+    if (down) out.set(slot, "face-down");
+    else if (empty) out.set(slot, "empty");
+  }
+  return out;
+}
+
+/** What a build is worth against discarding: the score change now, and once every building is fed. */
+export interface BuildValue {
+  now: number;
+  /** Null when the server does not send `fed`. */
+  fed: number | null;
+}
+
+/**
+ * Each legal build's value beside the discard's (`build_options`): a discard leaves the city as
+ * it is, so its projected and fed scores are the city's now, and the differences are the
+ * build's worth. Empty without a discard option to compare with.
+ */
+export function buildValues(options: BuildOption[] | undefined): Map<string, BuildValue> {
+  const out = new Map<string, BuildValue>();
+  const discard = options?.find((o) => o.move === "discard");
+  if (!options || !discard) return out;
+  for (const o of options) {
+    if (o.move === "discard") continue;
+    const fed = o.fed !== undefined && discard.fed !== undefined ? o.fed - discard.fed : null;
+    const now = o.score - discard.score;
+    out.set(o.move, { now, fed });
+  }
+  return out;
+}
+
+/** A score change as players write it: "+3", "−2" (a true minus sign), "0". */
+export function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
 /** The projected score of each legal build square (`build_options`, when served). */

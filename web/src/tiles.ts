@@ -55,6 +55,8 @@ export const CATEGORY_NAMES: Record<string, string> = {
 export interface TileFacts {
   id: number;
   code: string;
+  /** What players read on the tile: the server's `label` (the terminal's notation), else the code. */
+  label: string;
   type: BuildingType;
   inhabitants: number;
   energy: number;
@@ -82,6 +84,7 @@ export function tileFacts(tile: TileInfo, variants?: Variants): TileFacts {
   return {
     id: tile.id,
     code,
+    label: tile.label ?? code,
     type: b.type,
     inhabitants,
     energy,

@@ -130,6 +130,8 @@ export interface Result {
 export interface BuildOption {
   move: string;
   score: number;
+  /** The city's score after it once every building is fed (`quadropolis.outcome.fed_score`). */
+  fed?: number;
 }
 
 /** Requested: who put which architect in each used slot of this round. */
@@ -174,6 +176,8 @@ export interface TileInfo {
   id: number;
   round: number;
   code: string;
+  /** The tile as the terminal and docs/tiles.md draw it (`T1*`, `P+2`, `Kt`): what players read. */
+  label?: string;
   modes: string;
   min_players: number;
   building: Building;

@@ -6,7 +6,25 @@ import { api } from "./api";
 import { useMediaQuery, useShortcuts } from "./hooks";
 import { useHint, type Hint } from "./hint";
 import { hintMarks, slotPreview, type CityMark, type SiteMark, type SlotPreview } from "./marks";
-import { actingSeat, architectChoices, blockedSlots, buildScores, cityOrder, lastMove, legalBuilds, legalTakes, litSlots, pickArchitect, type ArchitectChoice, type Highlights } from "./play";
+import { useActionMotion, useSoundSetting } from "./motion";
+import {
+  actingSeat,
+  architectChoices,
+  blockedSlots,
+  buildScores,
+  buildValues,
+  cityOrder,
+  deadSlots,
+  lastMove,
+  legalBuilds,
+  legalTakes,
+  litSlots,
+  pickArchitect,
+  type ArchitectChoice,
+  type BuildValue,
+  type DeadReason,
+  type Highlights,
+} from "./play";
 import { seatName } from "./seats";
 import type { GameSocket } from "./socket";
 import type { TileIndex } from "./tiles";
@@ -119,6 +137,17 @@ export interface TableModel {
   blocked: Set<string>;
   builds: Set<string>;
   buildScores: Map<string, number>;
+  /** Each legal build's worth against a discard: now, and once fed. */
+  buildValues: Map<string, BuildValue>;
+  /** Slots the selected architect may use but where it would take nothing, and why. */
+  dead: Map<string, DeadReason>;
+  /** Touch: the slot or square tapped once, waiting for a second tap or Confirm. */
+  armed: Armed | null;
+  /** The device plays by touch: a first tap previews, a second one plays. */
+  touch: boolean;
+  confirm: () => void;
+  sound: boolean;
+  toggleSound: () => void;
   last: Highlights;
   marks: { site: SiteMark[]; city: CityMark[] };
   actions: TableActions;
@@ -131,6 +160,16 @@ export interface TableModel {
   order: number[];
   onSlot: (slot: string) => void;
   onSquare: (square: string) => void;
+}
+
+/** Touch play: what a first tap chose, played by a second tap on it or by Confirm. */
+export type Armed = { kind: "take"; slot: string } | { kind: "build"; square: string };
+
+/** The first tap's choice, forgotten when the position changes (anyone's move). */
+function useArmed(version: number): [Armed | null, (a: Armed | null) => void] {
+  const [armed, setArmed] = useState<{ at: number; what: Armed } | null>(null);
+  const current = armed && armed.at === version ? armed.what : null;
+  return [current, (a) => setArmed(a ? { at: version, what: a } : null)];
 }
 
 /** The table's controller: its state, hooks and derivations, for a view that only draws. */
@@ -146,6 +185,10 @@ export function useTable(view: View, handle: GameHandle, tiles: TileIndex | null
   const [hover, setHover] = useState<string | null>(null);
   const clearHover = useCallback(() => setHover(null), []);
   const actions = useTableActions(view, handle.socket, acting, clearHover);
+  const touch = useMediaQuery("(pointer: coarse)");
+  const [armed, setArmed] = useArmed(view.version);
+  const [sound, toggleSound] = useSoundSetting();
+  useActionMotion(view, sound);
   const [handover, setHandover] = useHandover(view, acting, you);
   useScrollToAction(view);
   const hint = useTableHint(view, acting, you, tokens, actions.say);
@@ -158,16 +201,37 @@ export function useTable(view: View, handle: GameHandle, tiles: TileIndex | null
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     tableShortcut(e, { view, choices, myTake, myBuild, actions, hint, hintAllowed, pick: setSelected });
   });
-  const { preview, text: previewText } = slotPreview({ view, tiles, takes, blocked, architect, hover });
+  const shown = armed?.kind === "take" ? armed.slot : hover;
+  const { preview, text: previewText } = slotPreview({ view, tiles, takes, blocked, architect, hover: shown });
   const focus = acting ?? you[0] ?? null;
+  const play = (move: string) => {
+    setArmed(null);
+    if (!actions.busy) void actions.send(move);
+  };
   return {
     acting, you, myTake, myBuild, choices, architect, pick: setSelected, hover: setHover, preview, previewText,
     lit: litSlots(takes, architect, myTake), blocked, builds, buildScores: scores, last,
+    buildValues: buildValues(view.build_options), dead: deadSlots(view, myTake ? architect : null), armed, touch, sound, toggleSound,
     marks: hintMarks(view, hint.state.status === "ready" && hint.state.at === view.version ? hint.state.reply : null),
     actions, hint, hintAllowed, handover, endHandover: () => setHandover(null), focus, order: cityOrder(view, focus),
-    onSlot: (slot) => onSlot(slot, { acting, myTake, architect, actions }),
+    confirm: () => {
+      if (armed) play(armed.kind === "take" ? `${architect ?? 1}${armed.slot}` : armed.square);
+    },
+    onSlot: (slot) => {
+      // On touch a tap only previews what a legal take would do; the second tap plays it.
+      if (touch && myTake && takes.get(architect ?? 1)?.has(slot) && !(armed?.kind === "take" && armed.slot === slot)) {
+        setArmed({ kind: "take", slot });
+        return;
+      }
+      setArmed(null);
+      onSlot(slot, { acting, myTake, architect, actions });
+    },
     onSquare: (square) => {
-      if (!actions.busy) void actions.send(square);
+      if (touch && myBuild && builds.has(square) && !(armed?.kind === "build" && armed.square === square)) {
+        setArmed({ kind: "build", square });
+        return;
+      }
+      play(square);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseSeat, createSpec, FIRST_CHOICES, type NewGameChoices } from "../src/components/Lobby";
+import { chooseSeat, createSpec, FIRST_CHOICES, guidedSpec, type NewGameChoices } from "../src/components/Lobby";
 
 /** Three players: two on this device, a hard bot; every park absorbs. */
 const CHOICES: NewGameChoices = { ...FIRST_CHOICES, players: 3, seats: ["you", "hotseat", "hard", "invite"], name: "Ann", allParks: true };
@@ -10,7 +10,7 @@ describe("the new-game form", () => {
       mode: "classic",
       players: 3,
       name: "Ann",
-      seats: [{ type: "human" }, { type: "human" }, { type: "bot", level: "hard" }],
+      seats: [{ type: "human", name: "Ann" }, { type: "human" }, { type: "bot", level: "hard" }],
       take: [0, 1],
       public: true,
       variants: { urbanist_blocks: "lines", all_parks_absorb: true },
@@ -24,5 +24,17 @@ describe("the new-game form", () => {
   it("keeps one 'you' at most", () => {
     expect(chooseSeat(["you", "medium", "medium"], 2, "you")).toEqual(["hotseat", "medium", "you"]);
     expect(chooseSeat(["you", "medium"], 1, "easy")).toEqual(["you", "easy"]);
+  });
+  it("names the players on this device and asks for the first player", () => {
+    const spec = createSpec({ ...CHOICES, names: [" ", " Bea ", "", ""], first: 2 });
+    expect(spec.seats).toEqual([{ type: "human", name: "Ann" }, { type: "human", name: "Bea" }, { type: "bot", level: "hard" }]);
+    expect(createSpec({ ...CHOICES, seats: ["you", "easy", "hard"] }).seats[0]).toEqual({ type: "human" });
+    expect(spec.first_player).toBe(2);
+    expect(createSpec({ ...CHOICES, first: "random" }).first_player).toBe("random");
+    expect(createSpec({ ...CHOICES, players: 2, first: 3 }).first_player).toBe(1);
+  });
+  it("asks for the guided game's deal against an easy bot, unlisted", () => {
+    expect(guidedSpec("Ann")).toMatchObject({ mode: "classic", players: 2, guided: true, public: false, take: [0] });
+    expect(guidedSpec("Ann").seats[1]).toEqual({ type: "bot", level: "easy" });
   });
 });

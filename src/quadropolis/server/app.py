@@ -51,6 +51,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..bots import LEVELS
+from ..render import tile_label
 from ..state import TILE_BUILDING
 from ..tiles import TILES
 from .bot_pool import BotPool
@@ -86,12 +87,15 @@ log = logging.getLogger("quadropolis.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-#: ``GET /api/tiles``: every tile id with its round, modes, player threshold and building.
+#: ``GET /api/tiles``: every tile id with its round, modes, player threshold and building,
+#: and ``label``: the tile as the terminal draws the site (``render.tile_label``: ``T1*``,
+#: ``P+2``, ``Kt``…), the one notation players see in every client and in docs/tiles.md.
 TILE_TABLE: list[dict[str, Any]] = [
     {
         "id": t.id,
         "round": t.round,
         "code": t.code,
+        "label": tile_label(t.id),
         "modes": t.modes,
         "min_players": t.min_players,
         "building": TILE_BUILDING[t.id].to_json(),

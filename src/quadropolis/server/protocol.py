@@ -245,6 +245,9 @@ class SeatSpec(Body):
 
     type: Literal["human", "bot"] = "human"
     level: str | None = None
+    #: A human seat the creator takes in hotseat: the name shown for it (default: the
+    #: creator's ``name`` with the seat number).
+    name: Name | None = None
 
     @field_validator("level")
     @classmethod
@@ -262,12 +265,15 @@ class CreateGame(Body):
     ``takeover_level`` plays a human seat whose player has been gone that long, until
     they come back. ``analysis``: whether the players may ask for hints while the game
     runs; ``null`` (default): on iff at most one person plays (the creator, if taking
-    seats, counts as one, and each human seat left open as one more)."""
+    seats, counts as one, and each human seat left open as one more).
+    ``first_player``: a seat, or ``"random"`` for one drawn by the server. ``guided``: the
+    guided first game's deal (``GUIDED_SEED`` of the service: Classic, 2 players), the one
+    its lessons were written for."""
 
     mode: Literal["classic", "expert"] = "classic"
     players: Annotated[int, Field(ge=2, le=4)] = 2
     variants: Variants = Variants()
-    first_player: Annotated[int, Field(ge=0, le=3)] = 0
+    first_player: Annotated[int, Field(ge=0, le=3)] | Literal["random"] = 0
     seats: list[SeatSpec] | None = None
     name: Name = "Player 1"
     take: list[Seat] | None = None
@@ -275,6 +281,7 @@ class CreateGame(Body):
     takeover_after: Annotated[float, Field(ge=1, le=7 * 86400)] | None = None
     takeover_level: str = "easy"
     analysis: bool | None = None
+    guided: bool = False
 
     @field_validator("takeover_level")
     @classmethod

@@ -114,6 +114,10 @@ STALL_SECONDS: Final = 1.0
 SEAT_REREAD_SECONDS: Final = 1.0
 #: Who plays a resigned seat at a table without takeover: the weakest level.
 WEAKEST_LEVEL: Final = next(iter(LEVELS))
+#: The guided first game's deal (Classic, 2 players): round 1 shows every Classic building
+#: type face up, at least twice each, so that each lesson of the client's guide
+#: (web/src/lessons.ts) meets its building early.
+GUIDED_SEED: Final = 1
 
 
 def hash_token(token: str) -> bytes:
@@ -268,7 +272,8 @@ class GameService:
             await self._check_quota(client, now)
             tokens = {seat: new_token() for seat in take}
             rows = tuple(
-                _seat_row(i, s.type, s.level, spec.name, take, tokens, now) for i, s in enumerate(seats)
+                _seat_row(i, s.type, s.level, s.name or spec.name, take, tokens, now, named=bool(s.name))
+                for i, s in enumerate(seats)
             )
             status = WAITING if any(r.kind == HUMAN and r.token_hash is None for r in rows) else PLAYING
             data = GameData(
@@ -879,13 +884,16 @@ def _result_if_final(game: LiveGame, action: ActionData) -> dict[str, Any] | Non
 
 
 def _config(spec: CreateGame) -> GameConfig:
-    if spec.first_player >= spec.players:
+    first = secrets.randbelow(spec.players) if spec.first_player == "random" else spec.first_player
+    if first >= spec.players:
         raise BadMessage(f"first_player must be a seat from 0 to {spec.players - 1}")
+    if spec.guided and (spec.mode != "classic" or spec.players != 2):
+        raise BadMessage("guided: the guided first game is a Classic game for 2 players")
     return GameConfig(
         mode=Mode(spec.mode),
         players=spec.players,
-        seed=secrets.randbits(62),
-        first_player=spec.first_player,
+        seed=GUIDED_SEED if spec.guided else secrets.randbits(62),
+        first_player=first,
         urbanist_blocks=spec.variants.urbanist_blocks,
         all_parks_absorb=spec.variants.all_parks_absorb,
     )
@@ -907,11 +915,21 @@ def _seat_plan(spec: CreateGame) -> tuple[list[SeatSpec], list[int]]:
 
 
 def _seat_row(
-    seat: int, kind: str, level: str | None, name: str, take: list[int], tokens: dict[int, str], now: float
+    seat: int,
+    kind: str,
+    level: str | None,
+    name: str,
+    take: list[int],
+    tokens: dict[int, str],
+    now: float,
+    *,
+    named: bool = False,
 ) -> SeatData:
+    """A seat as created; a taken seat is ``name`` as given for it (``named``), else the
+    creator's name, numbered when the creator takes several seats (hotseat)."""
     if kind == "bot":
         return SeatData(seat, BOT, level, f"Bot ({level})", None, None)
     if seat in take:
-        shown = name if len(take) == 1 else f"{name} ({seat + 1})"
+        shown = name if named or len(take) == 1 else f"{name} ({seat + 1})"
         return SeatData(seat, HUMAN, None, shown, hash_token(tokens[seat]), now, host=True)
     return SeatData(seat, HUMAN, None, "", None, None)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..city import City
-from ..outcome import projected_score, scores_after
+from ..outcome import fed_scores_after, projected_score, scores_after
 from ..phases import PLACE
 from ..record import GameRecord, result_json
 from ..rules import legal_moves
@@ -133,11 +133,16 @@ def _projected(game: LiveGame, seat: int) -> CityScore:
 
 def build_options(game: LiveGame) -> list[dict[str, Any]]:
     """While the seat to move must build: each legal build (and ``discard``) with the mover's
-    projected score after it; ``[]`` otherwise."""
+    projected score after it and ``fed``, the city's score after it once every building is
+    fed (:func:`~quadropolis.outcome.fed_scores_after`); ``[]`` otherwise."""
     state = game.state
     if game.status != PLAYING or state.phase != PLACE:
         return []
-    return [{"move": str(move), "score": score.total} for move, score in scores_after(state)]
+    fed = fed_scores_after(state)
+    return [
+        {"move": str(move), "score": score.total, "fed": value}
+        for (move, score), (_, value) in zip(scores_after(state), fed, strict=True)
+    ]
 
 
 def result_view(game: LiveGame) -> dict[str, Any] | None:

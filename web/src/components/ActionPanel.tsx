@@ -1,10 +1,11 @@
 // The panel under the site where this client acts: the architects to pick from during a take,
 // the building taken during a build (with its discard), the server's notices, undo and hint.
 import { canDiscard } from "../play";
+import { TEXT } from "../text";
 import { describeTile, type TileIndex } from "../tiles";
 import type { View } from "../types";
 import type { TableModel } from "../useTable";
-import { LightbulbIcon, TrashIcon, UndoIcon } from "./Icons";
+import { LightbulbIcon, SoundIcon, TrashIcon, UndoIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 import { TileFace } from "./Tile";
 
@@ -19,6 +20,7 @@ export function ActionPanel({ view, tiles, table, toMoveName }: { view: View; ti
           {notice.text}
         </p>
       )}
+      {table.armed && <ConfirmButton table={table} />}
       <ActionButtons view={view} table={table} />
     </section>
   );
@@ -48,7 +50,7 @@ function ArchitectPicker({ view, table }: { view: View; table: TableModel }) {
         ))}
       </div>
       <p class="hint-line" aria-live="polite">
-        {table.previewText || "Pick an architect (keys 1–5), then a lit slot around the site: hover a slot to see what it takes."}
+        {table.previewText || (table.touch ? TEXT.takeHelpTouch : "Pick an architect (keys 1–5), then a lit slot around the site: hover a slot to see what it takes.")}
       </p>
     </fieldset>
   );
@@ -70,7 +72,7 @@ function PendingBuilding({ view, tiles, table, toMoveName }: { view: View; tiles
             </>
           ) : (
             <>
-              {toMoveName} took {pendingTile ? `${pendingTile.code} (${describeTile(pendingTile)})` : "a building"} and is placing it.
+              {toMoveName} took {pendingTile ? `${pendingTile.label} (${describeTile(pendingTile)})` : "a building"} and is placing it.
             </>
           )}
         </p>
@@ -80,6 +82,21 @@ function PendingBuilding({ view, tiles, table, toMoveName }: { view: View; tiles
           </button>
         )}
       </div>
+    </div>
+  );
+}
+
+/** Touch: plays what the first tap chose (a second tap on it does the same). */
+function ConfirmButton({ table }: { table: TableModel }) {
+  const armed = table.armed;
+  if (!armed) return null;
+  const label = armed.kind === "take" ? TEXT.confirmTake(table.architect ?? 1, armed.slot) : TEXT.confirmBuild(armed.square);
+  return (
+    <div class="confirm-row">
+      <span class="muted small">{TEXT.tapAgain}</span>
+      <button type="button" class="btn btn-primary btn-confirm" data-testid="confirm" disabled={table.actions.busy} onClick={table.confirm}>
+        {label}
+      </button>
     </div>
   );
 }
@@ -104,6 +121,16 @@ function ActionButtons({ view, table }: { view: View; table: TableModel }) {
           <LightbulbIcon class="btn-icon" /> Hint <kbd>H</kbd>
         </button>
       )}
+      <button
+        type="button"
+        class={`btn btn-quiet sound-toggle${table.sound ? " on" : ""}`}
+        aria-pressed={table.sound ? "true" : "false"}
+        title={table.sound ? TEXT.soundOn : TEXT.soundOff}
+        onClick={table.toggleSound}
+        data-testid="sound"
+      >
+        <SoundIcon on={table.sound} class="btn-icon" /> {TEXT.sound}
+      </button>
     </div>
   );
 }

@@ -4,6 +4,8 @@
 import type { ComponentChildren } from "preact";
 import { cityShape, district, squareName, squareNumber } from "../board";
 import type { CityMark } from "../marks";
+import { signed, type BuildValue } from "../play";
+import { TEXT } from "../text";
 import { seatKindWords, seatName } from "../seats";
 import { CATEGORY_NAMES, CATEGORY_ORDER, describeBuilding } from "../tiles";
 import type { Building, Placement, Score, View } from "../types";
@@ -19,6 +21,10 @@ export interface CityProps {
   /** Squares where the pending building may go (this client's build). */
   eligible?: Set<string>;
   buildScores?: Map<string, number>;
+  /** Each legal build's worth against a discard (now, and once fed). */
+  buildValues?: Map<string, BuildValue>;
+  /** Touch: the square tapped once, waiting for its second tap. */
+  armed?: string | null;
   interactive?: boolean;
   onSquare?: (square: string) => void;
   lastSquare?: string | null;
@@ -159,6 +165,7 @@ interface CellFacts {
   /** The pending building would go on top of this one. */
   stack: boolean;
   buildScore: number | undefined;
+  value: BuildValue | undefined;
   customers: number;
 }
 
@@ -175,6 +182,7 @@ function cellFacts(p: CityProps, placed: Placed, row: number, col: number): Cell
     eligible,
     stack: eligible && building !== null,
     buildScore: p.buildScores?.get(sq),
+    value: p.buildValues?.get(sq),
     customers: placed.placement?.customers[sq] ?? 0,
   };
 }
@@ -189,7 +197,7 @@ function cellLabel(f: CellFacts, placed: Placed, mark: CityMark | undefined): st
     if (placed.absorbing.has(f.sq)) label += "; absorbs 1 pollution";
   }
   if (f.eligible) label += f.stack ? "; you may stack your building here" : "; you may build here";
-  if (f.buildScore !== undefined) label += ` (projected score ${f.buildScore})`;
+  if (f.buildScore !== undefined) label += ` (projected score ${f.buildScore}${f.value ? `; ${valueWords(f.value)}` : ""})`;
   if (mark) label += `; hint ${mark.rank}`;
   return label;
 }
@@ -209,6 +217,7 @@ function Cell({ p, placed, mark, row, col }: { p: CityProps; placed: Placed; mar
     f.eligible ? "cell-eligible" : "",
     p.interactive && !f.eligible ? "cell-ineligible" : "",
     p.lastSquare === f.sq ? "cell-last" : "",
+    p.armed === f.sq ? "cell-armed" : "",
     placed.removed.has(f.sq) ? "cell-removed" : "",
     mark ? "cell-mark" : "",
   ].join(" ");
@@ -258,9 +267,9 @@ function CellBody({ f, placed, mark, label }: { f: CellFacts; placed: Placed; ma
         </span>
       )}
       {f.eligible && (
-        <span class="cell-build" aria-hidden="true">
+        <span class="cell-build" aria-hidden="true" title={f.value ? valueTitle(f.value) : undefined}>
           {f.stack ? "+1" : "+"}
-          {f.buildScore !== undefined && <small>{f.buildScore} VP</small>}
+          {f.value ? <BuildValueMarks value={f.value} /> : f.buildScore !== undefined && <small>{f.buildScore} VP</small>}
         </span>
       )}
       {mark && (
@@ -270,6 +279,30 @@ function CellBody({ f, placed, mark, label }: { f: CellFacts; placed: Placed; ma
       )}
       <span class="sr-only">{label}</span>
     </>
+  );
+}
+
+function valueWords(v: BuildValue): string {
+  return TEXT.buildValueWords(signed(v.now), v.fed === null ? "?" : signed(v.fed));
+}
+
+function valueTitle(v: BuildValue): string {
+  return TEXT.buildValueTitle(signed(v.now), v.fed === null ? "?" : signed(v.fed));
+}
+
+/** A build's worth, drawn small on its square: the change now, and once the city is fed. */
+function BuildValueMarks({ value }: { value: BuildValue }) {
+  return (
+    <span class="build-value">
+      <small class={`bv-now${value.now < 0 ? " neg" : ""}`}>
+        {signed(value.now)} {TEXT.buildNow}
+      </small>
+      {value.fed !== null && (
+        <small class={`bv-fed${value.fed > 0 ? " pos" : value.fed < 0 ? " neg" : ""}`}>
+          {signed(value.fed)} {TEXT.buildFed}
+        </small>
+      )}
+    </span>
   );
 }
 

@@ -290,3 +290,17 @@ export function LogoIcon(props: IconProps) {
     </Svg>
   );
 }
+
+/** A loudspeaker, with sound waves when `on`, struck through when off. */
+export function SoundIcon({ on, ...props }: IconProps & { on: boolean }) {
+  return (
+    <Svg {...props}>
+      <path d="M4 12h6l8-7v22l-8-7H4z" fill="currentColor" />
+      {on ? (
+        <path d="M22 11a7 7 0 0 1 0 10M25 7a12 12 0 0 1 0 18" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" />
+      ) : (
+        <path d="m22 12 8 8m0-8-8 8" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" />
+      )}
+    </Svg>
+  );
+}

@@ -7,6 +7,8 @@ import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
 import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
 import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
 import { capitalised, seatName, SEAT_SHAPE_WORDS } from "../seats";
+import { guidedGame, setGuidedGame } from "../guide";
+import { TEXT } from "../text";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
 import { CopyButton } from "./CopyButton";
@@ -22,9 +24,10 @@ export const SEAT_OPTIONS: readonly { value: SeatChoice; label: string }[] = [
   ...LEVELS.map((level) => ({ value: level, label: `Bot: ${level}` })),
 ];
 
-/** What the server is asked for a seat: a bot of the chosen level, or a human. */
-export function seatSpec(choice: SeatChoice): SeatSpec {
-  return isLevel(choice) ? { type: "bot", level: choice } : { type: "human" };
+/** What the server is asked for a seat: a bot of the chosen level, or a human (by `name` when given). */
+export function seatSpec(choice: SeatChoice, name = ""): SeatSpec {
+  if (isLevel(choice)) return { type: "bot", level: choice };
+  return (choice === "hotseat" || choice === "you") && name.trim() ? { type: "human", name: name.trim() } : { type: "human" };
 }
 
 /** The server's description of each level, asked once (none while it loads or if it fails). */
@@ -76,7 +79,10 @@ export function Lobby() {
         </div>
       </section>
       <div class="lobby-grid">
-        {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} levels={levels} />}
+        <div class="lobby-start">
+          <LearnToPlay />
+          {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} levels={levels} />}
+        </div>
         <div class="lobby-lists">
           <YourGames />
           <GameList status="waiting" title="Games waiting for players" empty="No game is waiting for players right now: create one!" />
@@ -95,11 +101,75 @@ export function Lobby() {
   );
 }
 
+/** The guided first game: the fixed deal against an easy bot, this browser holding seat 1. */
+export function guidedSpec(name: string): CreateSpec {
+  return {
+    mode: "classic",
+    players: 2,
+    name,
+    seats: [{ type: "human" }, { type: "bot", level: "easy" }],
+    take: [0],
+    public: false,
+    variants: { urbanist_blocks: "lines", all_parks_absorb: false },
+    guided: true,
+  };
+}
+
+/** "Learn to play": starts the guided first game, or resumes the one this browser holds. */
+function LearnToPlay() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [resume] = useState(() => {
+    const game = guidedGame();
+    return game && Object.keys(loadTokens(game)).length > 0 ? game : null;
+  });
+  const start = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const c = await api.create(guidedSpec(playerName() || "Player"));
+      for (const s of c.seats) saveToken(c.game, s.seat, s.token);
+      setGuidedGame(c.game);
+      navigate(gameUrl(c.game));
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "The game could not be created.");
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="panel learn" aria-labelledby="learn-title">
+      <h2 id="learn-title" class="panel-title">
+        {TEXT.learnTitle}
+      </h2>
+      <p>{TEXT.learnLead}</p>
+      <div class="row">
+        <button type="button" class="btn btn-primary" disabled={busy} onClick={() => void start()} data-testid="learn">
+          {busy ? TEXT.learnBusy : TEXT.learnButton}
+        </button>
+        {resume && (
+          <a class="btn" href={gameUrl(resume)} onClick={linkTo(gameUrl(resume))} data-testid="learn-resume">
+            {TEXT.learnResume}
+          </a>
+        )}
+      </div>
+      {error && (
+        <p class="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
 /** What the new-game form holds; `active` is the seats of the chosen player count. */
 export interface NewGameChoices {
   mode: Mode;
   players: number;
   seats: SeatChoice[];
+  /** Per seat, the name of a player on this device (hotseat); blank: numbered after `name`. */
+  names: string[];
+  /** The seat that plays first, or "random". */
+  first: number | "random";
   name: string;
   square: boolean;
   allParks: boolean;
@@ -116,11 +186,13 @@ export function createSpec(c: NewGameChoices): CreateSpec {
     mode: c.mode,
     players: c.players,
     name: c.name,
-    seats: active.map(seatSpec),
+    // With players on this device, your own seat is named as you are; theirs as typed (else numbered).
+    seats: active.map((s, i) => seatSpec(s, s === "you" ? (active.includes("hotseat") ? c.name : "") : c.names[i])),
     take: active.map((s, i) => (s === "you" || s === "hotseat" ? i : -1)).filter((i) => i >= 0),
     public: c.isPublic,
     variants: { urbanist_blocks: c.square ? "square" : "lines", all_parks_absorb: c.allParks },
   };
+  if (c.first === "random" || c.first > 0) spec.first_player = c.first === "random" ? "random" : Math.min(c.first, c.players - 1);
   if (c.takeover) {
     spec.takeover_after = c.takeoverAfter;
     spec.takeover_level = c.takeoverLevel;
@@ -141,6 +213,8 @@ export const FIRST_CHOICES: NewGameChoices = {
   mode: "classic",
   players: 2,
   seats: ["you", "medium", "medium", "medium"],
+  names: ["", "", "", ""],
+  first: 0,
   name: "",
   square: false,
   allParks: false,
@@ -154,6 +228,7 @@ interface NewGameForm {
   choices: NewGameChoices;
   set: (change: Partial<NewGameChoices>) => void;
   setSeat: (i: number, v: SeatChoice) => void;
+  setName: (i: number, name: string) => void;
   busy: boolean;
   error: string | null;
   submit: (e: Event) => Promise<void>;
@@ -166,6 +241,7 @@ function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
   const [error, setError] = useState<string | null>(null);
   const set = (change: Partial<NewGameChoices>) => setChoices((c) => ({ ...c, ...change }));
   const setSeat = (i: number, v: SeatChoice) => setChoices((c) => ({ ...c, seats: chooseSeat(c.seats, i, v) }));
+  const setName = (i: number, name: string) => setChoices((c) => ({ ...c, names: c.names.map((n, j) => (j === i ? name : n)) }));
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -183,7 +259,7 @@ function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
       setBusy(false);
     }
   };
-  return { choices, set, setSeat, busy, error, submit };
+  return { choices, set, setSeat, setName, busy, error, submit };
 }
 
 export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) => void; levels?: LevelDescriptions }) {
@@ -264,10 +340,21 @@ function SeatChoices({ form, levels }: { form: NewGameForm; levels: LevelDescrip
                 ))}
               </select>
             </label>
-            {i === 0 && <span class="muted small">plays first</span>}
+            {s === "hotseat" && (
+              <input
+                class="seat-name"
+                value={form.choices.names[i] ?? ""}
+                maxLength={40}
+                placeholder={`${form.choices.name.trim() || "Player"} (${i + 1})`}
+                aria-label={TEXT.playerName(i + 1)}
+                data-testid={`seat-name-${i}`}
+                onInput={(e) => form.setName(i, (e.target as HTMLInputElement).value)}
+              />
+            )}
           </div>
         );
       })}
+      <FirstPlayer form={form} />
       {described.length > 0 && (
         <ul class="level-hints muted small" data-testid="level-hints">
           {described.map((l) => (
@@ -278,6 +365,32 @@ function SeatChoices({ form, levels }: { form: NewGameForm; levels: LevelDescrip
         </ul>
       )}
     </fieldset>
+  );
+}
+
+/** Who plays first: a seat, or drawn at random by the server. */
+function FirstPlayer({ form }: { form: NewGameForm }) {
+  const { first, players } = form.choices;
+  const value = first === "random" ? "random" : String(Math.min(first, players - 1));
+  return (
+    <label class="first-player">
+      {TEXT.firstPlayer}
+      <select
+        value={value}
+        data-testid="first-player"
+        onChange={(e) => {
+          const v = (e.target as HTMLSelectElement).value;
+          form.set({ first: v === "random" ? "random" : Number(v) });
+        }}
+      >
+        {Array.from({ length: players }, (_, i) => (
+          <option key={i} value={String(i)}>
+            {TEXT.firstSeat(i + 1)}
+          </option>
+        ))}
+        <option value="random">{TEXT.randomFirst}</option>
+      </select>
+    </label>
   );
 }
 

@@ -2,6 +2,8 @@
 // architects placed this round, the urbanist, closed slots.
 import { reachSquares, SIDE_WORDS, squareName, type Side } from "../board";
 import type { SiteMark, SlotPreview } from "../marks";
+import type { DeadReason } from "../play";
+import { TEXT } from "../text";
 import { seatName } from "../seats";
 import { describeTile, type TileIndex } from "../tiles";
 import type { SlotArchitect, View } from "../types";
@@ -18,6 +20,10 @@ export interface SiteProps {
   legal: Set<string>;
   /** Slots legal for some other architect. */
   legalOther: Set<string>;
+  /** Legal slots of the selected architect that would take nothing, and why. */
+  dead?: Map<string, DeadReason>;
+  /** Touch: the slot tapped once, waiting for its second tap. */
+  armed?: string | null;
   interactive: boolean;
   selected: number | null;
   preview: SlotPreview | null;
@@ -77,6 +83,8 @@ function slotLabel(p: SiteProps, name: string, side: Side, line: number, mark: S
   } else if (p.blocked.has(name)) label += ": closed by the urbanist";
   else if (p.interactive && p.selected !== null) {
     label += p.legal.has(name) ? `: place architect ${p.selected} here` : `: not available for architect ${p.selected}`;
+    const dead = p.dead?.get(name);
+    if (dead) label += `. ${deadWords(dead)}`;
   }
   if (mark) label += `; hint ${mark.rank}`;
   return label;
@@ -88,12 +96,15 @@ function Slot({ p, side, line, mark }: { p: SiteProps; side: Side; line: number;
   const used = p.view.state.slots_used.includes(name);
   const blocked = !used && p.blocked.has(name);
   const legal = p.legal.has(name);
+  const dead = p.interactive && legal ? p.dead?.get(name) : undefined;
   const classes = [
     "slot",
     `slot-${side}`,
     used ? "slot-used" : "",
     blocked ? "slot-blocked" : "",
     p.interactive && legal ? "slot-legal" : "",
+    dead ? "slot-dead" : "",
+    p.armed === name ? "slot-armed" : "",
     p.interactive && !legal && !used && !blocked ? (p.legalOther.has(name) ? "slot-other" : "slot-unavailable") : "",
     p.preview?.slot === name ? "slot-preview" : "",
     p.last.slot === name ? "slot-last" : "",
@@ -107,6 +118,7 @@ function Slot({ p, side, line, mark }: { p: SiteProps; side: Side; line: number;
       aria-label={slotLabel(p, name, side, line, mark)}
       aria-disabled={!p.interactive || !legal ? "true" : undefined}
       data-slot={name}
+      title={dead ? deadWords(dead) : undefined}
       onClick={() => p.onSlot?.(name)}
       onMouseEnter={() => p.onPreview?.(name)}
       onMouseLeave={() => p.onPreview?.(null)}
@@ -129,6 +141,11 @@ function Slot({ p, side, line, mark }: { p: SiteProps; side: Side; line: number;
           {name}
         </span>
       )}
+      {dead && (
+        <span class="slot-dead-mark" aria-hidden="true">
+          ∅
+        </span>
+      )}
       {mark && (
         <span class={`hint-badge${mark.best ? " hint-best" : ""}`} aria-hidden="true">
           {mark.rank}
@@ -136,6 +153,11 @@ function Slot({ p, side, line, mark }: { p: SiteProps; side: Side; line: number;
       )}
     </button>
   );
+}
+
+/** Why a slot takes nothing, in players' words. */
+export function deadWords(reason: DeadReason): string {
+  return reason === "face-down" ? TEXT.deadFaceDown : TEXT.deadEmpty;
 }
 
 function Square({ p, row, col, reach, mark }: { p: SiteProps; row: number; col: number; reach: boolean; mark: SiteMark | undefined }) {
@@ -148,7 +170,7 @@ function Square({ p, row, col, reach, mark }: { p: SiteProps; row: number; col: 
   let words: string;
   if (id === null || id === undefined) words = "empty";
   else if (down) words = "face-down tile, not available this round";
-  else words = facts ? `${facts.code}, ${describeTile(facts)}` : "a tile";
+  else words = facts ? `${facts.label}, ${describeTile(facts)}` : "a tile";
   const classes = [
     "square",
     down ? "square-down" : id === null || id === undefined ? "square-empty" : "square-tile",

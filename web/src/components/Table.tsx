@@ -10,6 +10,8 @@ import { ActionPanel } from "./ActionPanel";
 import { AnalysisPanel } from "./Analysis";
 import { City } from "./City";
 import { EndScreen } from "./EndScreen";
+import { Guide } from "./Guide";
+import { guidedGame } from "../guide";
 import { ActionLog } from "./Log";
 import { SeatMark } from "./SeatMark";
 import { Site } from "./Site";
@@ -21,8 +23,15 @@ export function Table({ view, handle, tiles, tokens }: { view: View; handle: Gam
   const wide = useMediaQuery("(min-width: 1181px)");
   const { acting } = table;
   const toMoveName = view.to_move !== null ? seatName(view.seats[view.to_move], view.to_move) : "";
+  const guidedSeat = view.game !== null && view.game === guidedGame() ? (table.you[0] ?? null) : null;
+  const guide = guidedSeat !== null && <Guide view={view} tiles={tiles} seat={guidedSeat} />;
   if (view.status === "over") {
-    return <EndScreen view={view} tiles={tiles} status={handle.status} />;
+    return (
+      <>
+        <EndScreen view={view} tiles={tiles} status={handle.status} />
+        {guide}
+      </>
+    );
   }
   const analysisPanel = (
     <AnalysisPanel
@@ -57,6 +66,8 @@ export function Table({ view, handle, tiles, tokens }: { view: View; handle: Gam
             blocked={table.blocked}
             legal={table.lit.legal}
             legalOther={table.lit.other}
+            dead={table.dead}
+            armed={table.armed?.kind === "take" ? table.armed.slot : null}
             interactive={table.myTake}
             selected={table.architect}
             preview={table.preview}
@@ -75,6 +86,7 @@ export function Table({ view, handle, tiles, tokens }: { view: View; handle: Gam
           <ActionLog actions={view.last_actions} seats={view.seats} />
         </aside>
       </div>
+      {guide}
     </main>
   );
 }
@@ -113,6 +125,8 @@ function Cities({ view, table }: { view: View; table: TableModel }) {
             mine={table.you.includes(s)}
             eligible={isActing && myBuild ? table.builds : undefined}
             buildScores={isActing && myBuild ? table.buildScores : undefined}
+            buildValues={isActing && myBuild ? table.buildValues : undefined}
+            armed={isActing && table.armed?.kind === "build" ? table.armed.square : null}
             interactive={isActing && myBuild}
             onSquare={table.onSquare}
             lastSquare={last.seat === s ? last.citySquare : null}

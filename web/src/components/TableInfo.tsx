@@ -1,8 +1,10 @@
 // What the table tells around the board: whose turn it is, the standings, the game bar with
 // its share links, and what just happened for screen readers.
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useTicker } from "../hooks";
 import { absolute, linkTo, replayUrl, seatLink } from "../route";
 import { seatName } from "../seats";
+import { TEXT } from "../text";
 import type { ConnectionStatus } from "../socket";
 import type { View } from "../types";
 import { ConnectionBadge } from "./ConnectionBadge";
@@ -13,9 +15,11 @@ import { SeatMark } from "./SeatMark";
 export function TurnBanner({ view, acting, toMoveName }: { view: View; acting: number | null; toMoveName: string }) {
   const seat = view.to_move;
   const info = seat !== null ? view.seats[seat] : undefined;
+  const thinking = acting === null && view.status === "playing" && (info?.kind === "bot" || info?.bot_playing === true);
+  const seconds = useThinkingSeconds(view.version, thinking);
   let text: string;
   if (acting !== null) text = view.phase === "take" ? "Your turn: take a building" : "Your turn: build or discard";
-  else if (info?.kind === "bot" || info?.bot_playing) text = `${toMoveName} is thinking…`;
+  else if (thinking) text = seconds >= 1 ? TEXT.thinkingFor(toMoveName, seconds) : TEXT.thinking(toMoveName);
   else text = `Waiting for ${toMoveName}`;
   return (
     <div class={`turn-banner${acting !== null ? " mine" : ""}`} data-testid="turn-banner">
@@ -24,6 +28,14 @@ export function TurnBanner({ view, acting, toMoveName }: { view: View; acting: n
       {acting === null && (info?.kind === "bot" || info?.bot_playing) && <span class="dots" aria-hidden="true" />}
     </div>
   );
+}
+
+/** Whole seconds since the position `version` came while `on` (a bot thinking about it). */
+function useThinkingSeconds(version: number, on: boolean): number {
+  const since = useRef({ version, at: Date.now() });
+  if (since.current.version !== version) since.current = { version, at: Date.now() };
+  useTicker(1000, on);
+  return on ? Math.floor((Date.now() - since.current.at) / 1000) : 0;
 }
 
 export function Standings({ view }: { view: View }) {

@@ -16,9 +16,9 @@ export function Pips({ n, kind }: { n: number; kind: "inhabitant" | "energy" }) 
 /** A tile as it lies on the construction site (or in hand): what it is and what it gives. */
 export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?: boolean }) {
   return (
-    <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={`${tile.code}: ${describeTile(tile)}`}>
+    <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={`${tile.label}: ${describeTile(tile)}`}>
       <span class="tile-code" aria-hidden="true">
-        {tile.code === "T1m" ? "T1" : tile.code}
+        {tile.label}
       </span>
       <BuildingIcon type={tile.type} playground={tile.playground} class="tile-icon" />
       <span class="tile-gives" aria-hidden="true">
@@ -33,7 +33,7 @@ export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?:
         {tile.tree && <span class="tree-mark">absorbs</span>}
       </span>
       {tile.mayor && <MayorIcon class="mayor-mark" title="mayor symbol" />}
-      <span class="sr-only">{`${tile.code}: ${describeTile(tile)}`}</span>
+      <span class="sr-only">{`${tile.label}: ${describeTile(tile)}`}</span>
     </span>
   );
 }
@@ -54,6 +54,7 @@ export function BuildingFace({ building }: { building: Building }) {
       <BuildingIcon type={building.type} playground={building.variant === "playground"} class="building-icon" />
       <span class="building-letter" aria-hidden="true">
         {TYPE_LETTERS[building.type]}
+        {building.type === "park" ? (building.variant === "playground" ? "p" : "t") : null}
         {stacks && floors > 1 ? <sub>{floors}</sub> : null}
       </span>
       {building.vp ? (
