@@ -23,7 +23,16 @@ IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
 def _states(mode: Mode, players: int, seed: int) -> list[GameState]:
-    state = new_game(GameConfig(mode=mode, players=players, seed=seed))
+    # Every other game under the variants (their messages differ: R5's replacement).
+    odd = seed % 2 == 1
+    config = GameConfig(
+        mode=mode,
+        players=players,
+        seed=seed,
+        urbanist_blocks="square" if odd else "lines",
+        all_parks_absorb=odd,
+    )
+    state = new_game(config)
     rng = random.Random(seed)
     out = [state]
     while not state.is_over:
@@ -56,6 +65,8 @@ def test_the_building_messages_were_met_and_name_buildings_in_words(messages: se
     assert any("an office tower can only go on an office tower (R16)" in m for m in messages)
     assert any(re.search(r"is occupied by an? [a-z ]+; an? [a-z ]+ cannot be stacked", m) for m in messages)
     assert any("takes T2 (tower block)" in m for m in messages)
+    assert any("the urbanist blocks row" in m for m in messages)
+    assert any("(variant: the urbanist blocks only its square)" in m for m in messages)
 
 
 def test_one_name_table_in_the_rulebook_words() -> None:
