@@ -18,6 +18,7 @@ GET     ``/api/games/{id}/analysis?at=N``      hints: the ``hard`` level's searc
 POST    ``/api/replay``                        the view of a record after N moves
 POST    ``/api/analysis``                      hints for a position of a record
 WS      ``/ws/games/{id}``                     live play and watching (:mod:`.hub`)
+GET     ``/rules``                             the rules page (HTML; ``/rules#r8``: ruling R8)
 ======  =====================================  ==============================================
 
 Every error is ``{"type": "error", "code", "message"}`` with the status of its code. The
@@ -37,19 +38,18 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..bots import LEVELS
-from ..state import TILE_BUILDING
-from ..tiles import TILES
 from .bot_pool import BotPool
 from .broker import make_broker
 from .data import OVER, PLAYING, WAITING, GameSummary
-from .errors import BadMessage, Forbidden, InternalError, ServerError, TooLarge
+from .errors import BadMessage, Forbidden, InternalError, NotFound, ServerError, TooLarge
 from .hub import Hub
+from .manifest import TILE_TABLE
 from .protocol import (
     ActionDone,
     ActRequest,
@@ -74,18 +74,6 @@ log = logging.getLogger("quadropolis.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-#: ``GET /api/tiles``: every tile id with its round, modes, player threshold and building.
-TILE_TABLE: list[dict[str, Any]] = [
-    {
-        "id": t.id,
-        "round": t.round,
-        "code": t.code,
-        "modes": t.modes,
-        "min_players": t.min_players,
-        "building": TILE_BUILDING[t.id].to_json(),
-    }
-    for t in TILES
-]
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -210,9 +198,22 @@ def create_app(settings: Settings) -> FastAPI:
         await runtime().hub.serve(websocket, game_id)
 
     static = settings.static or STATIC
+    _rules_route(app, static)
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")
     return app
+
+
+def _rules_route(app: FastAPI, static: Path) -> None:
+    """``GET /rules``: the rules page of the client's build (docs/rules.md and docs/tiles.md
+    rendered by web/build/rules.ts), one anchor per ruling (``/rules#r8``)."""
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules() -> FileResponse:
+        page = static / "rules.html"
+        if not page.is_file():
+            raise NotFound("this server has no browser client, so no rules page: see docs/rules.md")
+        return FileResponse(page, media_type="text/html; charset=utf-8")
 
 
 def _error_handlers(app: FastAPI) -> None:
@@ -308,7 +309,8 @@ def _server_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
     @app.get("/api/tiles", tags=["server"])
     async def tiles() -> list[dict[str, Any]]:
-        """The tile manifest: what each tile id of a view's ``state.site`` is."""
+        """The tile manifest: what each tile id of a view's ``state.site`` is, its name and
+        its explanation in the players' words (what it is, scores, where it may go)."""
         return TILE_TABLE
 
 
