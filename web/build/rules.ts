@@ -62,9 +62,15 @@ function renderer(): MarkdownIt {
   md.use(anchor, {
     slugify,
     tabIndex: false,
-    permalink: anchor.permalink.linkInsideHeader({ symbol: "#", placement: "after", class: "heading-link", ariaHidden: true }),
+    permalink: anchor.permalink.linkInsideHeader({
+      symbol: "#",
+      placement: "after",
+      class: "heading-link",
+      renderAttrs: () => ({ "aria-label": "Link to this section" }),
+    }),
   });
-  md.renderer.rules.table_open = () => '<div class="table-wrap"><table>\n';
+  // A table or a block of code wider than a phone scrolls on its own, reachable by keyboard.
+  md.renderer.rules.table_open = () => '<div class="table-wrap" tabindex="0"><table>\n';
   md.renderer.rules.table_close = () => "</table></div>\n";
   const link = md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
   md.renderer.rules.link_open = (tokens, i, options, env, self) => {
@@ -82,7 +88,9 @@ export function renderRules(docs: string): string {
   const md = renderer();
   const html = RULES_DOCUMENTS.map(
     (d) => `<section class="rules-doc" id="${d.id}">\n${md.render(readFileSync(join(docs, d.file), "utf8"))}</section>\n`,
-  ).join("");
+  )
+    .join("")
+    .replaceAll("<pre>", '<pre tabindex="0">');
   const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
   const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (twice.length) throw new Error(`rules page: ids used twice: ${twice.join(", ")}`);
