@@ -10,9 +10,8 @@ from typing import Any
 
 import httpx
 from server_helpers import Server
-from web_helpers import LAPTOP, PHONE, create, new_page, no_script_errors, run_axe, shot, wait_turn_or_over
-
-from test_table import reach_build
+from test_table import reach_build, vs_bot
+from web_helpers import LAPTOP, PHONE, new_page, no_script_errors, run_axe, shot, wait_turn_or_over
 
 
 def _in_view(page: Any, selector: str) -> bool:
@@ -55,9 +54,7 @@ def test_links_inside_the_rules_page_lead_to_their_sections(server: Server, brow
 
 
 def test_a_ruling_in_an_error_message_opens_its_explanation(server: Server, browser: Any) -> None:
-    created = create(
-        server, mode="classic", players=2, name="Ann", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}]
-    )
+    created = vs_bot(server)
     page = new_page(browser)
     page.goto(server.url + created["seats"][0]["link"])
     reach_build(page)
@@ -82,9 +79,7 @@ def test_a_ruling_in_an_error_message_opens_its_explanation(server: Server, brow
 
 
 def test_header_and_help_lead_to_the_rules_and_tiles_explain_themselves(server: Server, browser: Any) -> None:
-    created = create(
-        server, mode="classic", players=2, name="Ann", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}]
-    )
+    created = vs_bot(server)
     page = new_page(browser)
     page.goto(server.url + created["seats"][0]["link"])
     wait_turn_or_over(page)
