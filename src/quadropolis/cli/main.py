@@ -1,7 +1,8 @@
 """The ``quadropolis`` command line: the parser, and :func:`main`, which runs a command.
 
 Commands: ``score``, ``simulate``, ``replay`` and ``bench`` (:mod:`.commands`), then those the
-applications register (``play``, ``arena``). Every command has ``--help``.
+applications register (``play``, ``arena``, ``serve``). Every command has ``--help``, and the
+top-level ``--help`` lists them all, one line each.
 
 Exit status and messages:
 
@@ -52,7 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     register."""
     p = _Parser(
         prog="quadropolis",
-        description="Quadropolis rules engine: score cities, simulate and replay games.",
+        description=(
+            "Quadropolis: play it in the terminal (play) or in the browser (serve), pit bots against "
+            "each other (arena), score cities, simulate, replay and benchmark games."
+        ),
         epilog=RULES_EPILOG,
     )
     p.add_argument(
