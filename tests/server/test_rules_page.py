@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
+from server_helpers import bearer, hotseat, play_http
 
 from quadropolis.buildings import BuildingType
 from quadropolis.server.app import create_app
@@ -93,6 +94,24 @@ def test_the_tile_manifest_explains_each_tile_in_the_players_words(http: httpx.C
     for t in tiles:
         texts = [t["name"], *t["help"].values()]
         assert not any(IDENTIFIER.search(x) for x in texts), t["code"]
+
+
+def test_the_log_and_the_refusals_speak_the_players_words(http: httpx.Client) -> None:
+    """What the table's log says of each action, and an illegal move's refusal, as served."""
+    game, tokens = hotseat(http)
+    view = play_http(http, game, tokens, until=lambda v: v["version"] >= 12)
+    texts = [a["text"] for a in view["last_actions"]]
+    assert any(re.search(r"takes \w+ \([a-z ]+\)", t) for t in texts), texts
+    assert not any(IDENTIFIER.search(t) for t in texts), texts
+    seat = view["to_move"]
+    wrong = "discard" if view["phase"] == "take" else "1T1"
+    reply = http.post(
+        f"/api/games/{game}/moves",
+        json={"seat": seat, "version": view["version"], "move": wrong},
+        headers=bearer(tokens[seat]),
+    )
+    assert reply.status_code == 422 and reply.json()["code"] == "illegal_move"
+    assert not IDENTIFIER.search(reply.json()["message"])
 
 
 def test_the_client_names_buildings_from_the_core_table() -> None:
