@@ -5,13 +5,20 @@ lead to the rules; every tile on the site carries its tooltip from the tile mani
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
 from server_helpers import Server
 from test_table import reach_build, vs_bot
 from web_helpers import LAPTOP, PHONE, new_page, no_script_errors, run_axe, shot, wait_turn_or_over
+
+from quadropolis import GameConfig, GameRecord, explain_illegal
+from quadropolis.moves import Move
+from quadropolis.phases import PLACE
+from quadropolis.rules import apply_unchecked, new_game
 
 
 def _in_view(page: Any, selector: str) -> bool:
@@ -103,4 +110,28 @@ def test_header_and_help_lead_to_the_rules_and_tiles_explain_themselves(server: 
     shown = {manifest[t]["help"]["what"] for t in view["state"]["site"] if t is not None and t >= 0}
     titles = {(faces.nth(i).get_attribute("title") or "").split("\n")[0] for i in range(faces.count())}
     assert titles <= shown
+    no_script_errors(page)
+
+
+def test_a_ruling_in_a_record_refusal_is_a_link(server: Server, browser: Any, tmp_path: Path) -> None:
+    """A record file whose third move reuses a slot: the replay viewer shows the server's
+    refusal with its ruling (R1) as a link to the rules page."""
+    config = GameConfig(players=2, seed=7)
+    state = new_game(config)
+    moves = ["1L1"]
+    apply_unchecked(state, Move.parse("1L1"))
+    if state.phase == PLACE:
+        moves.append("discard")
+        apply_unchecked(state, Move.parse("discard"))
+    moves.append("2L1")
+    assert (explain_illegal(state, Move.parse("2L1")) or "").endswith("(R1)")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(GameRecord(config, tuple(moves)).to_json()))
+    page = new_page(browser)
+    page.goto(server.url + "/?replay=file")
+    page.locator('input[type="file"]').set_input_files(str(path))
+    alert = page.locator(".notice-error")
+    alert.wait_for()
+    link = alert.locator("a.ruling-link")
+    assert link.inner_text() == "R1" and link.get_attribute("href") == "/rules#r1"
     no_script_errors(page)

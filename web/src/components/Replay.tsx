@@ -17,6 +17,7 @@ import { AnalysisPanel } from "./Analysis";
 import { City } from "./City";
 import { EndSummary, placementOf } from "./EndScreen";
 import { LightbulbIcon, PauseIcon, PlayIcon, StepIcon } from "./Icons";
+import { RuleText } from "./RuleText";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
 import { Site } from "./Site";
@@ -54,7 +55,7 @@ export function Replay({ game }: { game: string | null }) {
       </div>
       {error && (
         <p class="notice notice-error" role="alert">
-          {error}
+          <RuleText text={error} />
         </p>
       )}
       {!record && game === null && !error && (
