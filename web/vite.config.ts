@@ -4,6 +4,7 @@
 // files.
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
+import { RULES_SLOT, renderRules } from "./build/rules";
 import { sourceHash } from "./build/sourceHash";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
@@ -19,10 +20,25 @@ function buildInfo(): Plugin {
   };
 }
 
+/** The rules page: docs/rules.md and docs/tiles.md rendered into rules.html (served at /rules). */
+function rulesPage(): Plugin {
+  return {
+    name: "quadropolis-rules-page",
+    transformIndexHtml: {
+      order: "pre",
+      handler(html, ctx) {
+        if (!ctx.filename.endsWith("rules.html")) return html;
+        if (!html.includes(RULES_SLOT)) throw new Error(`rules.html has no ${RULES_SLOT}`);
+        return html.replace(RULES_SLOT, renderRules(fileURLToPath(new URL("../docs", import.meta.url))));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: "/",
-  plugins: [buildInfo()],
+  plugins: [buildInfo(), rulesPage()],
   build: {
     outDir: process.env.QUADROPOLIS_WEB_OUT ?? fileURLToPath(new URL("../src/quadropolis/server/static", import.meta.url)),
     emptyOutDir: true,
@@ -31,6 +47,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
     rollupOptions: {
+      input: { app: fileURLToPath(new URL("index.html", import.meta.url)), rules: fileURLToPath(new URL("rules.html", import.meta.url)) },
       output: {
         entryFileNames: "assets/app-[hash].js",
         chunkFileNames: "assets/[name]-[hash].js",

@@ -30,8 +30,37 @@ class BuildingType(IntEnum):
             names = ", ".join(t.key for t in cls)
             raise ValueError(f"unknown building type {key!r} (expected one of: {names})") from None
 
+    @property
+    def words(self) -> str:
+        """The type in the players' words (the rulebook's name): ``tower block``."""
+        return BUILDING_NAMES[self]
+
+    @property
+    def plural(self) -> str:
+        """The type's name in the plural: ``tower blocks``, ``factories``."""
+        return BUILDING_PLURALS[self]
+
     def __str__(self) -> str:
         return self.key
+
+
+#: Each building type in the players' words: the rulebook's names, the only name table. Every
+#: text a player reads (the engine's messages, the terminal, the server's tile manifest and
+#: through it the browser) names buildings from here, never by their JSON :attr:`key`.
+BUILDING_NAMES: dict[BuildingType, str] = {
+    BuildingType.TOWER_BLOCK: "tower block",
+    BuildingType.SHOP: "shop",
+    BuildingType.PUBLIC_SERVICE: "public service",
+    BuildingType.PARK: "park",
+    BuildingType.FACTORY: "factory",
+    BuildingType.HARBOR: "harbor",
+    BuildingType.OFFICE_TOWER: "office tower",
+    BuildingType.MONUMENT: "monument",
+}
+#: The same names in the plural (score sheet lines, counts).
+BUILDING_PLURALS: dict[BuildingType, str] = {
+    t: name[:-1] + "ies" if name.endswith("y") else name + "s" for t, name in BUILDING_NAMES.items()
+}
 
 
 #: Single-letter codes used when drawing a city or the construction site.
@@ -60,6 +89,14 @@ class TileKind:
     vp: int = 0
     mayor: bool = False
     tree: bool = False
+
+    @property
+    def words(self) -> str:
+        """What the tile is in the players' words: its type's name, or for a park
+        ``tree park`` / ``playground`` (R11)."""
+        if self.type is BuildingType.PARK:
+            return "tree park" if self.tree else "playground"
+        return self.type.words
 
 
 _B = BuildingType

@@ -110,7 +110,7 @@ def building_problem(b: object, mode: Mode | None) -> str | None:
     limit = _FLOOR_LIMIT[mode][btype]
     if floors > limit:
         in_mode = f" in {mode.value} mode" if mode is not None else ""
-        return f"a {btype.key} has at most {limit} floor(s){in_mode}, got {quote(floors)}"
+        return f"a {btype.words} has at most {limit} floor(s){in_mode}, got {quote(floors)}"
     if type(vp) is not int:
         return f"'vp' must be an integer, got {quote(vp)}"
     if vp < 0:
@@ -118,11 +118,11 @@ def building_problem(b: object, mode: Mode | None) -> str | None:
     most = _PRINTED_VP_MAX.get(btype, 0)
     if vp > most:
         what = f"at most {most}" if most else "none"
-        return f"a {btype.key} prints {what} VP (TILES.md), got 'vp': {quote(vp)}"
+        return f"a {btype.words} prints {what} VP (TILES.md), got 'vp': {quote(vp)}"
     if type(b.tree) is not bool:
         return f"'tree' must be true or false, got {quote(b.tree)}"
     if b.tree and btype is not _B.PARK:
-        return f"a {btype.key} cannot be a tree park"
+        return f"a {btype.words} cannot be a tree park"
     return None
 
 

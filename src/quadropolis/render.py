@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 from .buildings import TYPE_LETTER, BuildingType
 from .city import GEOMETRY, Building, City
 from .phases import OVER, PLACE
-from .scoring import CATEGORIES, CityScore
+from .scoring import CATEGORIES, CATEGORY_NAMES, CityScore
 from .site import BLOCKED_SLOTS, SLOT_INDEX
 from .tiles import TILES, Mode
 
@@ -155,18 +155,7 @@ def render_state(
 
 
 #: The score sheet's name of each scoring category.
-CATEGORY_TITLES: Final = {
-    "tower_block": "Tower blocks",
-    "shop": "Shops",
-    "public_service": "Public services",
-    "park": "Parks",
-    "factory": "Factories",
-    "harbor": "Harbors",
-    "office_tower": "Office towers",
-    "monument": "Monuments",
-    "unused_inhabitants": "Unused inhabitants",
-    "pollution": "Pollution",
-}
+CATEGORY_TITLES: Final = {k: name.capitalize() for k, name in CATEGORY_NAMES.items()}
 
 
 def render_score_sheet(

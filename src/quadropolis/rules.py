@@ -268,12 +268,13 @@ def explain_illegal(state: GameState, move: Move) -> str | None:
             return f"architect #{n}: {move} is not in row {n} or column {n} ({rule})"
         return f"architect #{n}: {move} is neither numbered {n} nor in district {n} ({rule})"
     if btype not in _STACKABLE[state.config.mode]:
-        return f"{move} is occupied by {_a(below.type.key)}; {_a(btype.key)} cannot be stacked"
+        return f"{move} is occupied by {_a(below.type.words)}; {_a(btype.words)} cannot be stacked"
     if below.type is not btype:
-        return f"{move} holds {_a(below.type.key)}; {_a(btype.key)} can only go on {_a(btype.key)} ({rule})"
+        piece = _a(btype.words)
+        return f"{move} holds {_a(below.type.words)}; {piece} can only go on {piece} ({rule})"
     limit = geo.max_floors[btype]
     if below.floors >= limit:
-        return f"{move}: the {btype.key} already has {limit} floors, the most allowed"
+        return f"{move}: the {btype.words} already has {limit} floors, the most allowed"
     if geo.can_stack(below, btype, n, q):
         return None
     where = f"in row {n} or column {n}" if classic else f"numbered {n} or in district {n}"
@@ -383,7 +384,7 @@ def describe_move(state: GameState, move: Move) -> str:
         elif state.face_down >> q & 1:
             what = "a face-down tile: takes nothing"
         else:
-            what = f"takes {TILES[tid].code} ({TILES[tid].kind.type.key})"
+            what = f"takes {TILES[tid].code} ({TILES[tid].kind.words})"
         return f"player {player}: architect #{move.architect} at {move.slot_name} -> {square_name(q)}, {what}"
     if isinstance(move, Build):
         return f"player {player}: builds {TILES[state.pending_tile].code} on {move}"

@@ -29,7 +29,7 @@ from .scoring_tables import TABLES, USES_ENERGY, office_vp, run_vp
 from .scoring_tables import TOWER_VP as TOWER_VP
 from .tiles import Mode
 
-__all__ = ["CATEGORIES", "CityScore", "Placement", "score_city"]
+__all__ = ["CATEGORIES", "CATEGORY_NAMES", "CityScore", "Placement", "score_city"]
 
 CATEGORIES: Final[tuple[str, ...]] = (
     "tower_block",
@@ -43,6 +43,14 @@ CATEGORIES: Final[tuple[str, ...]] = (
     "unused_inhabitants",
     "pollution",
 )
+
+#: Each category of the score sheet in the players' words (the building types' plurals).
+CATEGORY_NAMES: Final[dict[str, str]] = {
+    **{t.key: t.plural for t in BuildingType},
+    "unused_inhabitants": "unused inhabitants",
+    "pollution": "pollution",
+}
+assert tuple(CATEGORY_NAMES) == CATEGORIES
 
 _B = BuildingType
 _T, _S, _PS, _PK, _F, _H, _O, _M = (

@@ -70,5 +70,6 @@ def urbanist_block_reason(slot: int, architect: int, urbanist: int, variant: str
             return f"the urbanist blocks {what} (R5)"
         return None
     if DESIGNATED[slot][architect] == urbanist:
-        return f"the urbanist stands on {square_name(urbanist)} (variant urbanist_blocks=square)"
+        where = square_name(urbanist)
+        return f"the urbanist stands on {where} (variant: the urbanist blocks only its square)"
     return None

@@ -584,10 +584,10 @@ def _describe(look: _Look) -> str:
     if btype is BuildingType.PARK:
         return "tree parks" if tree else "playgrounds"
     if btype in (BuildingType.TOWER_BLOCK, BuildingType.OFFICE_TOWER):
-        return f"{btype.key} floors"
+        return f"{btype.words} floors"
     if btype in (BuildingType.PUBLIC_SERVICE, BuildingType.HARBOR):
-        return f"{btype.key}s printing {vp} VP"
-    return f"{btype.key}s"
+        return f"{btype.plural} printing {vp} VP"
+    return btype.plural
 
 
 def _check_tiles(s: GameState) -> None:

@@ -173,7 +173,7 @@ def test_r8_only_same_type_and_height_limit() -> None:
     assert "r1c4" not in legal and "r4c1" not in legal
     with pytest.raises(IllegalMoveError, match="already has 4 floors"):
         apply(s, "r1c4")
-    with pytest.raises(IllegalMoveError, match="can only go on a tower_block"):
+    with pytest.raises(IllegalMoveError, match="can only go on a tower block"):
         apply(s, "r4c1")
     s2 = pending(game(), "S", 4)
     s2.cities[0][3] = Building(B.SHOP)

@@ -286,8 +286,8 @@ def test_the_resource_cap_is_far_above_a_game_and_scores_exactly() -> None:
 @pytest.mark.parametrize(
     "mode,building,message",
     [
-        (Mode.CLASSIC, Building(B.TOWER_BLOCK, 5), "a tower_block has at most 4 floor"),
-        (Mode.EXPERT, Building(B.TOWER_BLOCK, 6), "a tower_block has at most 5 floor"),
+        (Mode.CLASSIC, Building(B.TOWER_BLOCK, 5), "a tower block has at most 4 floor"),
+        (Mode.EXPERT, Building(B.TOWER_BLOCK, 6), "a tower block has at most 5 floor"),
         (Mode.EXPERT, Building(B.SHOP, 2), "a shop has at most 1 floor"),
         (Mode.CLASSIC, Building(B.TOWER_BLOCK, True), "'floors' must be an integer, got True"),
         (Mode.CLASSIC, Building(B.TOWER_BLOCK, 0), "'floors' must be at least 1"),
@@ -406,12 +406,12 @@ def test_stacked_tower_floors_count_one_tile_each() -> None:
     spread(data, {"type": "tower_block", "floors": 4}, 4)  # 16 floors: what player 0 took
     fill(data, 1, {"type": "tower_block", "floors": 4}, 4)  # and player 1: not in the box
     data["players"][1]["inhabitants"] = 16
-    with pytest.raises(InvalidStateError, match=f"32 tower_block floors but only {available} such tile"):
+    with pytest.raises(InvalidStateError, match=f"32 tower block floors but only {available} such tile"):
         GameState.from_json(data)
     data["players"][1]["city"][0][0] = None
     data["players"][1]["city"][0][1]["floors"] = 2  # 26 floors
     assert available < 26
-    with pytest.raises(InvalidStateError, match=f"26 tower_block floors but only {available} such tile"):
+    with pytest.raises(InvalidStateError, match=f"26 tower block floors but only {available} such tile"):
         GameState.from_json(data)
 
 

@@ -23,7 +23,17 @@ import httpx
 from web_helpers import STATIC, WEB, need, running_server
 
 #: What the build reads (web/build/sourceHash.ts, INPUTS): keep both lists the same.
-INPUTS = ("index.html", "package-lock.json", "vite.config.ts", "build", "public", "src")
+INPUTS = (
+    "index.html",
+    "rules.html",
+    "package-lock.json",
+    "vite.config.ts",
+    "build",
+    "public",
+    "src",
+    "../docs/rules.md",
+    "../docs/tiles.md",
+)
 
 
 def source_hash(root: Path = WEB) -> str:

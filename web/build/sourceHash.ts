@@ -8,7 +8,17 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 /** Files and directories (relative to web/) that determine the build output. */
-export const INPUTS = ["index.html", "package-lock.json", "vite.config.ts", "build", "public", "src"];
+export const INPUTS = [
+  "index.html",
+  "rules.html",
+  "package-lock.json",
+  "vite.config.ts",
+  "build",
+  "public",
+  "src",
+  "../docs/rules.md",
+  "../docs/tiles.md",
+];
 
 function walk(root: string, path: string, out: string[]): void {
   const full = join(root, path);

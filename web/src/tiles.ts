@@ -1,17 +1,10 @@
 // What a tile is, in words and in small numbers, from the server's tile manifest
-// (GET /api/tiles). The codes are those of docs/tiles.md.
+// (GET /api/tiles). The codes are those of docs/tiles.md; the names and explanations are the
+// core's (words.gen.ts, generated, and the manifest's "name" and "help").
 import type { Building, BuildingType, TileInfo, Variants } from "./types";
+import { PARK_NAMES, TYPE_NAMES } from "./words.gen";
 
-export const TYPE_NAMES: Record<BuildingType, string> = {
-  tower_block: "tower block",
-  shop: "shop",
-  public_service: "public service",
-  park: "park",
-  factory: "factory",
-  harbor: "harbor",
-  office_tower: "office tower",
-  monument: "monument",
-};
+export { CATEGORY_NAMES, TYPE_NAMES } from "./words.gen";
 
 /** One letter per type, drawn on every tile so that colour is never the only cue. */
 export const TYPE_LETTERS: Record<BuildingType, string> = {
@@ -38,19 +31,6 @@ export const CATEGORY_ORDER = [
   "pollution",
 ] as const;
 
-export const CATEGORY_NAMES: Record<string, string> = {
-  ...TYPE_NAMES,
-  tower_block: "tower blocks",
-  shop: "shops",
-  public_service: "public services",
-  park: "parks",
-  factory: "factories",
-  harbor: "harbors",
-  office_tower: "office towers",
-  monument: "monuments",
-  unused_inhabitants: "unused inhabitants",
-  pollution: "pollution",
-};
 
 export interface TileFacts {
   id: number;
@@ -64,6 +44,10 @@ export interface TileFacts {
   mayor: boolean;
   tree: boolean;
   playground: boolean;
+  /** The tile in the players' words ("tree park"). */
+  name: string;
+  /** The tooltip: what the tile is, what it scores, where it may go (one line each). */
+  help: string;
 }
 
 /** What the tile prints, read from its code (docs/tiles.md, "How to read a tile"). */
@@ -92,11 +76,27 @@ export function tileFacts(tile: TileInfo, variants?: Variants): TileFacts {
     mayor: code === "T1m",
     tree: b.variant === "tree",
     playground: b.variant === "playground",
+    name: tile.name,
+    help: tileHelp(tile, variants),
   };
 }
 
+/** The tooltip of a tile: what it is (under the game's variants), scores, where it may go. */
+export function tileHelp(tile: TileInfo, variants?: Variants): string {
+  const h = tile.help;
+  const what = variants?.all_parks_absorb && h.what_all_parks_absorb ? h.what_all_parks_absorb : h.what;
+  return [what, h.scores, h.where].join("\n");
+}
+
+/** The tooltip of a building in a city: what it is, what it needs and scores (from the
+ * manifest's first tile of that type and kind of park; without a manifest, what it is). */
+export function buildingHelp(b: Building, tiles: TileInfo[] | null): string {
+  const like = tiles?.find((t) => t.building.type === b.type && (b.type !== "park" || t.building.variant === b.variant));
+  return like ? `${describeBuilding(b)}\n${like.help.scores}` : describeBuilding(b);
+}
+
 export function buildingName(b: Building): string {
-  if (b.type === "park") return b.variant === "playground" ? "playground" : "tree park";
+  if (b.type === "park") return b.variant === "playground" ? PARK_NAMES.playground : PARK_NAMES.tree;
   return TYPE_NAMES[b.type];
 }
 
@@ -110,7 +110,7 @@ export function describeBuilding(b: Building): string {
 
 /** "T2 tower block: gives 2 inhabitants" */
 export function describeTile(f: TileFacts): string {
-  const name = f.type === "park" ? (f.playground ? "playground" : "tree park") : TYPE_NAMES[f.type];
+  const name = f.name;
   const gives: string[] = [];
   if (f.inhabitants) gives.push(`${f.inhabitants} inhabitant${f.inhabitants > 1 ? "s" : ""}`);
   if (f.energy) gives.push(`${f.energy} energy`);

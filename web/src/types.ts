@@ -172,6 +172,15 @@ export interface View {
   take_options?: TakeOption[];
 }
 
+/** A tile kind explained by the server (quadropolis.tile_help), in the players' words. */
+export interface TileHelp {
+  what: string;
+  /** What a park is under the variant "every park absorbs" (parks only). */
+  what_all_parks_absorb?: string;
+  scores: string;
+  where: string;
+}
+
 export interface TileInfo {
   id: number;
   round: number;
@@ -181,6 +190,9 @@ export interface TileInfo {
   modes: string;
   min_players: number;
   building: Building;
+  /** The tile in the players' words: "tower block", "tree park", "playground". */
+  name: string;
+  help: TileHelp;
 }
 
 export interface GameListEntry {

@@ -61,7 +61,7 @@ describe("the guided game's lessons", () => {
     const facts = guideFacts(view, 1, null);
     expect(facts).toMatchObject({ myTake: true, myBuild: false, urbanist: true, deadSlot: true, round: 1 });
     expect(guideFacts(view, 0, null)).toMatchObject({ myTake: false, deadSlot: false });
-    const tiles: TileIndex = new Map([[14, { id: 14, code: "PKP", label: "Kp", type: "park", inhabitants: 1, energy: 0, vp: 0, mayor: false, tree: false, playground: true }]]);
+    const tiles: TileIndex = new Map([[14, { id: 14, code: "PKP", label: "Kp", type: "park", inhabitants: 1, energy: 0, vp: 0, mayor: false, tree: false, playground: true, name: "playground", help: "Kp: a playground" }]]);
     const placing = classicView({ phase: "place", legal_moves: ["r1c1", "discard"], state: { ...view.state, phase: "place", pending: { tile: 14, architect: 1 } } });
     expect(guideFacts(placing, 1, tiles)).toMatchObject({ myBuild: true, holding: "playground", canStack: false });
   });

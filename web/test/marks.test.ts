@@ -6,7 +6,7 @@ import type { AnalysisReply } from "../src/types";
 import { classicView } from "./fixtures";
 
 /** The fixture's site holds tile 2 on r3c1 (the square architect 3 at T1 designates). */
-const TILES: TileIndex = new Map([[2, { id: 2, code: "T2", label: "T2", type: "tower_block", inhabitants: 2, energy: 0, vp: 0, mayor: false, tree: false, playground: false }]]);
+const TILES: TileIndex = new Map([[2, { id: 2, code: "T2", label: "T2", type: "tower_block", inhabitants: 2, energy: 0, vp: 0, mayor: false, tree: false, playground: false, name: "tower block", help: "T2: a tower block" }]]);
 
 function preview(over: Partial<SlotPreviewInput>) {
   const view = over.view ?? classicView();

@@ -2,7 +2,8 @@
 
 Commands: ``score``, ``simulate``, ``replay`` and ``bench`` (:mod:`.commands`), ``review``
 (:mod:`.review`), then those the
-applications register (``play``, ``arena``). Every command has ``--help``.
+applications register (``play``, ``arena``, ``serve``). Every command has ``--help``, and the
+top-level ``--help`` lists them all, one line each.
 
 Exit status and messages:
 
@@ -54,7 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     register."""
     p = _Parser(
         prog="quadropolis",
-        description="Quadropolis rules engine: score cities, simulate and replay games.",
+        description=(
+            "Quadropolis: play it in the terminal (play) or in the browser (serve), pit bots against "
+            "each other (arena), score cities, simulate, replay and benchmark games."
+        ),
         epilog=RULES_EPILOG,
     )
     p.add_argument(

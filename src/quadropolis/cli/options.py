@@ -17,7 +17,10 @@ from ..errors import QuadropolisError
 from ..site import URBANIST_BLOCKS
 
 #: The epilog of ``--help``: where the rules of play are, and what the rulings in messages cite.
-RULES_EPILOG: Final = "rules of play: docs/rules.md (rulings R1–R16 cited in messages)"
+RULES_EPILOG: Final = (
+    "rules of play: docs/rules.md (rulings R1–R16 cited in messages); "
+    "'quadropolis serve' shows them at /rules"
+)
 
 #: Longest piece of untrusted text (a file's content, a name, an argument) a message quotes.
 QUOTE_LIMIT: Final = 80

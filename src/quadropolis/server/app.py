@@ -25,6 +25,7 @@ POST    ``/api/games/{id}/review``             start the post-game review of a f
 GET     ``/api/games/{id}/review``             its progress, or the stored review (poll)
 POST    ``/api/review``                        review a record (post it again to poll)
 WS      ``/ws/games/{id}``                     live play and watching (:mod:`.hub`)
+GET     ``/rules``                             the rules page (HTML; ``/rules#r8``: ruling R8)
 ======  =====================================  ==============================================
 
 Every error is ``{"type": "error", "code", "message"}`` with the status of its code. The
@@ -45,21 +46,27 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..bots import LEVELS
-from ..render import tile_label
-from ..state import TILE_BUILDING
-from ..tiles import TILES
 from .bot_pool import BotPool
 from .broker import make_broker
 from .data import OVER, PLAYING, WAITING, GameSummary
 from .edges import RateLimits, SecurityHeaders, client_key
-from .errors import BadMessage, Forbidden, InternalError, RateLimited, ServerError, TooLarge
+from .errors import (
+    BadMessage,
+    Forbidden,
+    InternalError,
+    NotFound,
+    RateLimited,
+    ServerError,
+    TooLarge,
+)
 from .hub import Hub
+from .manifest import TILE_TABLE
 from .protocol import (
     ActionDone,
     ActRequest,
@@ -87,21 +94,6 @@ log = logging.getLogger("quadropolis.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-#: ``GET /api/tiles``: every tile id with its round, modes, player threshold and building,
-#: and ``label``: the tile as the terminal draws the site (``render.tile_label``: ``T1*``,
-#: ``P+2``, ``Kt``…), the one notation players see in every client and in docs/tiles.md.
-TILE_TABLE: list[dict[str, Any]] = [
-    {
-        "id": t.id,
-        "round": t.round,
-        "code": t.code,
-        "label": tile_label(t.id),
-        "modes": t.modes,
-        "min_players": t.min_players,
-        "building": TILE_BUILDING[t.id].to_json(),
-    }
-    for t in TILES
-]
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -230,9 +222,22 @@ def create_app(settings: Settings) -> FastAPI:
         await runtime().hub.serve(websocket, game_id)
 
     static = settings.static or STATIC
+    _rules_route(app, static)
     if static.is_dir():
         app.mount("/", StaticFiles(directory=static, html=True), name="static")
     return app
+
+
+def _rules_route(app: FastAPI, static: Path) -> None:
+    """``GET /rules``: the rules page of the client's build (docs/rules.md and docs/tiles.md
+    rendered by web/build/rules.ts), one anchor per ruling (``/rules#r8``)."""
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules() -> FileResponse:
+        page = static / "rules.html"
+        if not page.is_file():
+            raise NotFound("this server has no browser client, so no rules page: see docs/rules.md")
+        return FileResponse(page, media_type="text/html; charset=utf-8")
 
 
 def _error_handlers(app: FastAPI) -> None:
@@ -342,7 +347,8 @@ def _server_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
     @app.get("/api/tiles", tags=["server"])
     async def tiles() -> list[dict[str, Any]]:
-        """The tile manifest: what each tile id of a view's ``state.site`` is."""
+        """The tile manifest: what each tile id of a view's ``state.site`` is, its name and
+        its explanation in the players' words (what it is, scores, where it may go)."""
         return TILE_TABLE
 
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ..bots import LEVELS
 from ..errors import ConfigError
 from .settings import (
     DEFAULT_HOST,
@@ -25,10 +26,12 @@ from .settings import (
 
 WEB_HINT = "pip install 'quadropolis[web]'"
 
-_DESCRIPTION = """\
+_DESCRIPTION = f"""\
 Run the authoritative game server: lobby, games between humans and bots, live play over
 websockets, records of finished games. The protocol is described at /openapi.json (HTTP)
-and in docs/protocol.md (websocket messages).
+and in docs/protocol.md (websocket messages); the rules at /rules.
+
+Bot seats: {", ".join(LEVELS)} (the levels of the terminal game, quadropolis.bots.LEVELS).
 
 Storage: SQLite in the user's data directory unless --database is given; the schema is
 created and upgraded by migrations at startup. Several server processes can serve the same

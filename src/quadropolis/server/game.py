@@ -257,7 +257,7 @@ class LiveGame:
             reason = explain_illegal(before, move)
             if reason is not None or action.seat != before.current_player:
                 raise CorruptGame(f"game {self.id} version {action.version} ({action.move}): {reason}")
-        text = describe_move(before, move).partition(": ")[2].replace("_", " ")
+        text = describe_move(before, move).partition(": ")[2]
         after = before.copy()
         apply_unchecked(after, move)
         self.steps.append(Step(action.seat, move, action.version, text))

@@ -17,7 +17,7 @@ from ..scoring import CATEGORIES, CityScore
 from ..site import DESIGNATED, square_name
 from ..state import PLACE, GameState
 from ..tiles import TILES
-from .text import TYPE_WORDS, clip, tile_text, wrap
+from .text import clip, tile_text, wrap
 
 _NEEDS = {
     BuildingType.TOWER_BLOCK: "1 energy",
@@ -58,7 +58,7 @@ def lowering_reason(before: CityScore, after: CityScore, square: int | None, bty
             parts.append(f"{CATEGORY_TITLES[c].lower()} {d:+d}")
     text = f"{after.total - before.total:+d} = " + ", ".join(parts)
     if square is not None and square in after.placement.removed and btype in _NEEDS:
-        text += f"; the {TYPE_WORDS[btype]} is not activated yet (it needs {_NEEDS[btype]})"
+        text += f"; the {btype.words} is not activated yet (it needs {_NEEDS[btype]})"
     return text
 
 

@@ -12,7 +12,7 @@ from ..site import DESIGNATED, square_name
 from ..state import PLACE, GameState
 from ..tiles import TILES, Mode
 from .session import Action, PlaySession
-from .text import TYPE_WORDS, clip, tile_text
+from .text import clip, tile_text
 
 
 def city_title(session: PlaySession, seat: int, state: GameState | None = None, final: bool = False) -> str:
@@ -156,7 +156,7 @@ def task_line(session: PlaySession) -> str:
         else:
             where, rule = f"an empty square numbered {n} or in district {n}", "R16"
         if btype in GEOMETRY[s.config.mode].max_floors:  # it stacks
-            word = TYPE_WORDS[btype]
+            word = btype.words
             where += f", or on {_a(word)} there or where it becomes floor {n}"
         tile = tile_text(s.pending_tile, s.config)
         return f"{name}: build {tile} (architect #{n}: {where}, {rule}) or discard it"

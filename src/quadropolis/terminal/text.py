@@ -6,22 +6,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ..buildings import BuildingType
 from ..config import GameConfig
 from ..rules import tile_gain
 from ..tiles import TILES
-
-#: Each building type in words.
-TYPE_WORDS = {
-    BuildingType.TOWER_BLOCK: "tower block",
-    BuildingType.SHOP: "shop",
-    BuildingType.PUBLIC_SERVICE: "public service",
-    BuildingType.PARK: "park",
-    BuildingType.FACTORY: "factory",
-    BuildingType.HARBOR: "harbor",
-    BuildingType.OFFICE_TOWER: "office tower",
-    BuildingType.MONUMENT: "monument",
-}
 
 
 def tile_text(tid: int, config: GameConfig | None = None) -> str:
@@ -29,9 +16,7 @@ def tile_text(tid: int, config: GameConfig | None = None) -> str:
     What the tile gives follows the game's variants (``config``; default: none)."""
     k = TILES[tid].kind
     inhabitants, energy = tile_gain(config or GameConfig(), tid)
-    words = TYPE_WORDS[k.type]
-    if k.type is BuildingType.PARK:
-        words = "tree park" if k.tree else "playground"
+    words = k.words
     if k.mayor:
         words += " with the mayor"
     gains = []
@@ -124,7 +109,6 @@ def paginate_sections(sections: Sequence[Sequence[str]], height: int | None) -> 
 
 
 __all__ = [
-    "TYPE_WORDS",
     "clip",
     "paginate_sections",
     "side_by_side",

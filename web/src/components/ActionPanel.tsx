@@ -7,6 +7,7 @@ import type { View } from "../types";
 import type { TableModel } from "../useTable";
 import { LightbulbIcon, SoundIcon, TrashIcon, UndoIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
+import { RuleText } from "./RuleText";
 import { TileFace } from "./Tile";
 
 export function ActionPanel({ view, tiles, table, toMoveName }: { view: View; tiles: TileIndex | null; table: TableModel; toMoveName: string }) {
@@ -17,7 +18,7 @@ export function ActionPanel({ view, tiles, table, toMoveName }: { view: View; ti
       {view.phase === "place" && view.state.pending && <PendingBuilding view={view} tiles={tiles} table={table} toMoveName={toMoveName} />}
       {notice && (
         <p key={notice.key} class={`notice notice-${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"} data-testid="notice">
-          {notice.text}
+          <RuleText text={notice.text} />
         </p>
       )}
       {table.armed && <ConfirmButton table={table} />}

@@ -26,6 +26,7 @@ export function App() {
           <a href="/?replay=file" onClick={linkTo("/?replay=file")}>
             Replays
           </a>
+          <a href="/rules">Rules</a>
           <Help />
         </nav>
       </header>

@@ -28,39 +28,14 @@ export function Help() {
         </p>
         <p>
           At the end, inhabitants and energy are placed in the best possible way for you: buildings that get what they need score; the others are removed;
-          leftovers cost 1 point each. The number under each city is its score as it stands now.
+          leftovers cost 1 point each. The number at the top right of each city is its score as it stands now.
+        </p>
+        <p>
+          The <a href="/rules">full rules</a> explain every step, every building and every ruling (<a href="/rules#r8">R8</a> and the like, which the
+          messages cite); hover over a tile to see what it is, what it scores and where it may go.
         </p>
         <h3>Buildings</h3>
-        <ul class="help-legend">
-          <li>
-            <span class="tile-tower_block legend-tile"><BuildingIcon type="tower_block" /></span> T tower block: taller is better; needs 1 energy
-          </li>
-          <li>
-            <span class="tile-shop legend-tile"><BuildingIcon type="shop" /></span> S shop: scores by customers; needs 1 energy
-          </li>
-          <li>
-            <span class="tile-public_service legend-tile"><BuildingIcon type="public_service" /></span> P public service: scores by districts covered; 1 inhabitant
-          </li>
-          <li>
-            <span class="tile-park legend-tile"><BuildingIcon type="park" /></span> K park (tree park absorbs pollution;{" "}
-            <span class="tile-park legend-tile"><PlaygroundIcon /></span> playground brings an inhabitant): scores by adjacent tower blocks
-          </li>
-          <li>
-            <span class="tile-factory legend-tile"><BuildingIcon type="factory" /></span> F factory: scores next to shops and harbors; 1 inhabitant
-          </li>
-          <li>
-            <span class="tile-harbor legend-tile"><BuildingIcon type="harbor" /></span> H harbor: the longest rows and columns of harbors score; 1 inhabitant
-          </li>
-          <li>
-            <span class="tile-office_tower legend-tile"><BuildingIcon type="office_tower" /></span> O office tower (Expert): by floors and group size
-          </li>
-          <li>
-            <span class="tile-monument legend-tile"><BuildingIcon type="monument" /></span> M monument (Expert): likes parks, shops, services; hates industry
-          </li>
-          <li>
-            <StarIcon class="inline-icon" /> printed victory points
-          </li>
-        </ul>
+        <BuildingLegend />
         <h3>Players</h3>
         <p>
           Each player has a colour, a shape and a letter: <SeatMark seat={0} size={18} /> <SeatMark seat={1} size={18} /> <SeatMark seat={2} size={18} />{" "}
@@ -80,5 +55,41 @@ export function Help() {
         </ul>
       </dialog>
     </>
+  );
+}
+
+/** The buildings, each with its colour, icon and letter as the table draws them. */
+function BuildingLegend() {
+  return (
+    <ul class="help-legend">
+      <li>
+        <span class="tile-tower_block legend-tile"><BuildingIcon type="tower_block" /></span> T tower block: taller is better; needs 1 energy
+      </li>
+      <li>
+        <span class="tile-shop legend-tile"><BuildingIcon type="shop" /></span> S shop: scores by customers; needs 1 energy
+      </li>
+      <li>
+        <span class="tile-public_service legend-tile"><BuildingIcon type="public_service" /></span> P public service: scores by districts covered; 1 inhabitant
+      </li>
+      <li>
+        <span class="tile-park legend-tile"><BuildingIcon type="park" /></span> K park (tree park absorbs pollution;{" "}
+        <span class="tile-park legend-tile"><PlaygroundIcon /></span> playground brings an inhabitant): scores by adjacent tower blocks
+      </li>
+      <li>
+        <span class="tile-factory legend-tile"><BuildingIcon type="factory" /></span> F factory: scores next to shops and harbors; 1 inhabitant
+      </li>
+      <li>
+        <span class="tile-harbor legend-tile"><BuildingIcon type="harbor" /></span> H harbor: the longest rows and columns of harbors score; 1 inhabitant
+      </li>
+      <li>
+        <span class="tile-office_tower legend-tile"><BuildingIcon type="office_tower" /></span> O office tower (Expert): by floors and group size
+      </li>
+      <li>
+        <span class="tile-monument legend-tile"><BuildingIcon type="monument" /></span> M monument (Expert): likes parks, shops, services; hates industry
+      </li>
+      <li>
+        <StarIcon class="inline-icon" /> printed victory points
+      </li>
+    </ul>
   );
 }

@@ -18,6 +18,7 @@ import { City } from "./City";
 import { EndSummary, placementOf } from "./EndScreen";
 import { LightbulbIcon, PauseIcon, PlayIcon, StepIcon } from "./Icons";
 import { ReviewPanel } from "./Review";
+import { RuleText } from "./RuleText";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
 import { Site } from "./Site";
@@ -55,7 +56,7 @@ export function Replay({ game }: { game: string | null }) {
       </div>
       {error && (
         <p class="notice notice-error" role="alert">
-          {error}
+          <RuleText text={error} />
         </p>
       )}
       {!record && game === null && !error && (

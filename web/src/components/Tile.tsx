@@ -1,4 +1,5 @@
-import { TYPE_LETTERS, buildingName, describeTile, type TileFacts } from "../tiles";
+import { useTiles } from "../hooks";
+import { TYPE_LETTERS, buildingHelp, buildingName, describeTile, type TileFacts } from "../tiles";
 import type { Building } from "../types";
 import { BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, StarIcon } from "./Icons";
 
@@ -16,7 +17,7 @@ export function Pips({ n, kind }: { n: number; kind: "inhabitant" | "energy" }) 
 /** A tile as it lies on the construction site (or in hand): what it is and what it gives. */
 export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?: boolean }) {
   return (
-    <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={`${tile.label}: ${describeTile(tile)}`}>
+    <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={`${tile.label}: ${tile.help}`}>
       <span class="tile-code" aria-hidden="true">
         {tile.label}
       </span>
@@ -40,10 +41,11 @@ export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?:
 
 /** A building standing in a city: type, floors (a stack), printed VP. */
 export function BuildingFace({ building }: { building: Building }) {
+  const tiles = useTiles();
   const floors = building.floors ?? 1;
   const stacks = building.type === "tower_block" || building.type === "office_tower";
   return (
-    <span class={`building tile-${building.type}`}>
+    <span class={`building tile-${building.type}`} title={buildingHelp(building, tiles)}>
       {stacks && floors > 1 && (
         <span class="floors-stack" aria-hidden="true">
           {Array.from({ length: Math.min(floors, 5) - 1 }, (_, i) => (
