@@ -25,9 +25,16 @@ class Limits:
     - ``messages_per_second`` / ``message_burst``: a token bucket per connection (over it:
       ``rate_limited``, the message is dropped);
     - ``games_per_client``: unfinished games one client address may have created;
-    - ``connections_per_game``: websocket connections one process accepts per game;
-    - bot budget: ``bot_workers`` worker processes choose bot moves, at most ``bot_queue``
-      more decisions wait for one; the levels' budgets are fixed (:data:`quadropolis.bots.LEVELS`).
+    - ``spectators_per_game`` / ``spectators_per_address``: websocket connections holding no
+      seat that one process serves per game, in all and from one address (a connection over
+      them must authenticate within ``auth_grace_seconds`` or is closed; a seat's holder is
+      never refused); ``connections_per_seat``: connections holding one seat (a newer one
+      closes the oldest);
+    - bot budget: ``bot_workers`` worker processes search hard and expert decisions and
+      analyses (one more plays easy and medium), at most ``bot_queue`` analyses wait;
+      ``costly_bots_per_client``: hard or expert bot seats (takeover included) one address
+      may have in unfinished games at once; the levels' budgets are fixed
+      (:data:`quadropolis.bots.LEVELS`).
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -36,9 +43,13 @@ class Limits:
     messages_per_second: float = 20.0
     message_burst: int = 40
     games_per_client: int = 20
-    connections_per_game: int = 64
+    spectators_per_game: int = 64
+    spectators_per_address: int = 8
+    auth_grace_seconds: float = 5.0
+    connections_per_seat: int = 8
     bot_workers: int = 1
     bot_queue: int = 256
+    costly_bots_per_client: int = 8
 
 
 @dataclass(frozen=True, slots=True)
