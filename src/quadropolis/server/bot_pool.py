@@ -10,7 +10,8 @@ arena), so the pool size is the server's whole bot budget.
 - two lanes, each its own worker processes: the *cheap* lane (``easy``, ``medium``: a few
   milliseconds a decision) and the *costly* lane (``hard``, ``expert`` and analyses); a cheap
   bot never waits behind a costly search;
-- in each lane, bot moves before analyses;
+- in each lane, bot moves before analyses (but at most :data:`MOVES_PER_ANALYSIS` moves in a
+  row while an analysis waits: analyses slow down under load, never stop);
 - among the jobs of one kind, round-robin over their owners (the address that created the
   game, or that asked for the analysis): an owner with twenty games waiting gets one turn in
   the lane, then every other owner with work waiting gets one, and so on;
@@ -58,6 +59,8 @@ CHEAP_ITERATIONS: Final = 1000
 COSTLY_LEVELS: Final = frozenset(
     name for name, level in SEARCH_LEVELS.items() if level.iterations * level.trees > CHEAP_ITERATIONS
 )
+#: Bot moves served in a row, at most, while an analysis waits.
+MOVES_PER_ANALYSIS: Final = 4
 #: Job kinds, served in this order within a lane.
 MOVE: Final = 0
 ANALYSIS: Final = 1
@@ -122,6 +125,8 @@ class Lane:
         #: Per kind: owner -> jobs waiting, owners in turn order.
         self._waiting: tuple[OrderedDict[str, deque[_Job]], ...] = (OrderedDict(), OrderedDict())
         self._analyses = 0
+        #: Moves dispatched since the last analysis.
+        self._streak = 0
 
     def waiting(self) -> int:
         return sum(len(jobs) for kind in self._waiting for jobs in kind.values())
@@ -137,7 +142,10 @@ class Lane:
         return await job.future
 
     def _next(self) -> _Job | None:
-        for kind, owners in enumerate(self._waiting):
+        # Moves first, but never for ever: an analysis waiting goes after a few moves.
+        starved = self._streak >= MOVES_PER_ANALYSIS and self._waiting[ANALYSIS]
+        for kind in (ANALYSIS, MOVE) if starved else (MOVE, ANALYSIS):
+            owners = self._waiting[kind]
             while owners:
                 owner, jobs = next(iter(owners.items()))
                 job = jobs.popleft()
@@ -147,6 +155,7 @@ class Lane:
                     del owners[owner]
                 self._analyses -= kind == ANALYSIS
                 if not job.future.done():  # its caller may have given up (cancelled)
+                    self._streak = self._streak + 1 if kind == MOVE else 0
                     return job
         return None
 

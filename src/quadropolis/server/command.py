@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..errors import ConfigError
-from .settings import DEFAULT_HOST, DEFAULT_PORT, Limits, Settings, default_database
+from .settings import DEFAULT_HOST, DEFAULT_PORT, STALLED_SECONDS, Limits, Settings, default_database
 
 WEB_HINT = "pip install 'quadropolis[web]'"
 
@@ -60,6 +61,14 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         help=f"unfinished games one client address may create (default {limits.games_per_client})",
     )
     p.add_argument(
+        "--costly-bots-per-client",
+        type=int,
+        default=limits.costly_bots_per_client,
+        metavar="N",
+        help="hard or expert bot seats (takeover included) one client address may have in "
+        f"unfinished games at once (default {limits.costly_bots_per_client})",
+    )
+    p.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="default info"
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log every HTTP request")
@@ -88,10 +97,16 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ConfigError(f"--port must be between 0 and 65535, got {args.port}")
     if args.bot_workers < 1 or args.games_per_client < 1:
         raise ConfigError("--bot-workers and --games-per-client must be at least 1")
+    if args.costly_bots_per_client < 0:
+        raise ConfigError("--costly-bots-per-client must be at least 0")
     database = args.database or default_database()
     if args.redis and database.startswith("sqlite"):
         raise ConfigError("--redis shares games between processes: it needs --database postgresql://...")
-    limits = Limits(bot_workers=args.bot_workers, games_per_client=args.games_per_client)
+    limits = Limits(
+        bot_workers=args.bot_workers,
+        games_per_client=args.games_per_client,
+        costly_bots_per_client=args.costly_bots_per_client,
+    )
     return Settings(database=database, redis=args.redis, limits=limits, ws_compression=args.ws_compression)
 
 
@@ -125,7 +140,13 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         lifespan="on",
     )
     server = uvicorn.Server(config)
-    server.run()
+    listener = config.bind_socket()
+    # Accepted sockets inherit this: a client that never reads holds at most this much of
+    # the kernel's memory (instead of the few MiB the kernel's autotuning would give it).
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, settings.limits.send_buffer_bytes)
+    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux: a peer that takes nothing for this long is reset
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(STALLED_SECONDS * 1000))
+    server.run(sockets=[listener])
     return 0 if server.started else 1
 
 

@@ -158,11 +158,13 @@ class Connection:
                 if text is None:
                     text, self._state = self._state or "", None
                 await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
-            await asyncio.wait_for(self.ws.close(self._close or 1000), SEND_TIMEOUT)
+            await self.ws.close(self._close or 1000)
         except TimeoutError:
             log.warning("closing a client of game %s: its socket took nothing for a while", self.game_id)
+            # Not cut short: the websocket layer gives the close frame its own timeout, then
+            # drops the connection, and the kernel's buffers with it.
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(CLOSE_TOO_SLOW), 1.0)
+                await self.ws.close(CLOSE_TOO_SLOW)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return  # the reader notices the disconnection and cleans up
 
@@ -421,8 +423,14 @@ class Hub:
         return token
 
     async def close(self) -> None:
+        """Close every connection (code 1001), all at once and each for at most a second:
+        a client that does not answer cannot hold up the shutdown."""
         waiting = [c for q in self._waiting.values() for c in q]
-        for conn in [c for cs in self._games.values() for c in cs] + waiting:
-            await conn.stop()
-            with contextlib.suppress(Exception):
-                await conn.ws.close(1001)
+        everyone = [c for cs in self._games.values() for c in cs] + waiting
+        await asyncio.gather(*(self._going_away(c) for c in everyone))
+
+    @staticmethod
+    async def _going_away(conn: Connection) -> None:
+        await conn.stop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.ws.close(1001), 1.0)

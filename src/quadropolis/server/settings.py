@@ -12,6 +12,9 @@ DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 8000
 #: Longest inbound websocket message (bytes of UTF-8); the longest valid one is ~200.
 MAX_MESSAGE_BYTES: Final = 4096
+#: A connection whose peer accepts no data for this long is reset by TCP (``TCP_USER_TIMEOUT``,
+#: Linux): the only way to let go of a client that never reads, which no close frame reaches.
+STALLED_SECONDS: Final = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,8 @@ class Limits:
       them must authenticate within ``auth_grace_seconds`` or is closed; a seat's holder is
       never refused); ``connections_per_seat``: connections holding one seat (a newer one
       closes the oldest);
+    - ``send_buffer_bytes``: each socket's kernel send buffer (``SO_SNDBUF``, which Linux
+      doubles), so a client that never reads holds that much until it is dropped as too slow;
     - bot budget: ``bot_workers`` worker processes search hard and expert decisions and
       analyses (one more plays easy and medium), at most ``bot_queue`` analyses wait;
       ``costly_bots_per_client``: hard or expert bot seats (takeover included) one address
@@ -47,6 +52,7 @@ class Limits:
     spectators_per_address: int = 8
     auth_grace_seconds: float = 5.0
     connections_per_seat: int = 8
+    send_buffer_bytes: int = 256 * 1024
     bot_workers: int = 1
     bot_queue: int = 256
     costly_bots_per_client: int = 8
