@@ -11,6 +11,11 @@ and, checked afterwards from the server's own records: moves acknowledged but mi
 moves applied without being acknowledged once (duplicated), and games whose
 ``quadropolis-game/1`` record does not replay to the final state the clients saw.
 
+Each database is measured twice: plain, then under abuse — :func:`abuse` running beside the
+load in a process of its own: one address keeping its maximum of all-expert bot games
+running, 40 spectators on each of 10 running games (over the caps, refused and reconnecting),
+and 60 clients that never read but ask for the whole state 20 times a second.
+
 The server runs in its own process (``python -m quadropolis.server``, one bot worker); the
 clients run in this one, on one event loop. Both share the machine, so the latency includes
 the clients' own scheduling. ``repeat`` is not used: each run's percentiles are already over
@@ -47,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from ..record import GameRecord, replay
+from ..site import square_name
 from .report import QUICK, Report, Workload
 
 GAMES_ENV = "QUADROPOLIS_BENCH_GAMES"
@@ -410,6 +416,8 @@ def _check(base: str, totals: Totals) -> tuple[int, int, int, int]:
             final = replay(GameRecord.from_json(record))
             body = final.to_json()
             del body["config"], body["format"]
+            down = set(body["face_down"])  # views hide which tiles those are
+            body["site"] = [None if square_name(q) in down else t for q, t in enumerate(body["site"])]
             if body != totals.final.get(game, {}).get("state"):
                 failures += 1
         except (urllib.error.URLError, ValueError):

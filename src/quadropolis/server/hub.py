@@ -61,7 +61,7 @@ from .settings import Limits
 log = logging.getLogger("quadropolis.server")
 
 #: Replies (not state pushes) waiting to be sent to one client before it counts as too slow.
-REPLY_QUEUE: Final = 64
+REPLY_QUEUE: Final = 256
 #: Seconds one message may take to be accepted by a client's socket before it counts as too slow.
 SEND_TIMEOUT: Final = 10.0
 #: Close codes (4000-4999 are the application's).
