@@ -21,6 +21,19 @@ def test_a_tiny_load_plays_every_game_and_loses_nothing(tmp_path: Path) -> None:
     assert result.percentile(0.5) <= result.percentile(0.99) <= max(result.latencies)
 
 
+def test_the_load_holds_beside_the_abuse(tmp_path: Path) -> None:
+    result = measure(
+        f"sqlite:///{tmp_path / 'bench.sqlite3'}",
+        games=3,
+        think=0.3,
+        log=tmp_path / "server.log",
+        abused=True,
+    )
+    assert result.finished == 3 and result.errors == 0
+    assert (result.lost, result.duplicated, result.replay_failures) == (0, 0, 0)
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
 def test_the_section_reports_every_figure(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("QUADROPOLIS_BENCH_GAMES", "2")
     for env in ("QUADROPOLIS_BENCH_POSTGRES_URL", "QUADROPOLIS_TEST_POSTGRES_URL"):
@@ -39,5 +52,5 @@ def test_the_section_reports_every_figure(monkeypatch: pytest.MonkeyPatch) -> No
         "replay_failures",
         "server_cpu_per_move",
     ):
-        assert f"server_sqlite_{key}" in figures
+        assert f"server_sqlite_{key}" in figures and f"server_sqlite_abused_{key}" in figures
     assert figures["server_sqlite_lost"] == figures["server_sqlite_duplicated"] == 0

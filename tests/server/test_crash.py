@@ -15,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from quadropolis import GameConfig, GameRecord, Move, apply, new_game, replay
 from quadropolis.server.storage import Store
+from quadropolis.server.views import public_state
 
 
 def stored_history(url: str, game: str) -> tuple[dict[str, Any], list[tuple[int, str, str | None]]]:
@@ -44,13 +45,11 @@ def play_fast(client: Client, seat: int, acked: list[tuple[int, str]], stop: thr
 
 
 def state_of(config: dict[str, Any], moves: list[str]) -> dict[str, Any]:
-    """The engine's state after ``moves``, as a view shows it (no config)."""
+    """The engine's state after ``moves``, as a view shows it (no config, face-down ids hidden)."""
     state = new_game(GameConfig.from_json(config))
     for m in moves:
         state = apply(state, Move.parse(m))
-    body = state.to_json()
-    del body["config"], body["format"]
-    return body
+    return public_state(state)
 
 
 def same_version(http: Any, client: Client, game: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -73,6 +73,7 @@ export interface EngineState {
   mayor: number;
   phase: Phase;
   pending: { tile: number; architect: number } | null;
+  /** Tile id per square, row by row; null for an empty square and for a face-down one (hidden). */
   site: (number | null)[];
   face_down: string[];
   slots_used: string[];

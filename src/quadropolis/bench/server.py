@@ -11,6 +11,11 @@ and, checked afterwards from the server's own records: moves acknowledged but mi
 moves applied without being acknowledged once (duplicated), and games whose
 ``quadropolis-game/1`` record does not replay to the final state the clients saw.
 
+Each database is measured twice: plain, then under abuse — :func:`abuse` running beside the
+load in a process of its own: one address keeping its maximum of all-expert bot games
+running, 40 spectators on each of 10 running games (over the caps, refused and reconnecting),
+and 60 clients that never read but ask for the whole state 20 times a second.
+
 The server runs in its own process (``python -m quadropolis.server``, one bot worker); the
 clients run in this one, on one event loop. Both share the machine, so the latency includes
 the clients' own scheduling. ``repeat`` is not used: each run's percentiles are already over
@@ -29,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import secrets
@@ -46,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from ..record import GameRecord, replay
+from ..site import square_name
 from .report import QUICK, Report, Workload
 
 GAMES_ENV = "QUADROPOLIS_BENCH_GAMES"
@@ -261,7 +268,7 @@ async def _play_game(base: str, index: int, think: float, totals: Totals) -> Non
         _http,
         "POST",
         f"{base}/api/games",
-        {"players": players, "seats": seats, "take": humans, "public": False},
+        {"players": players, "seats": seats, "take": humans, "public": True},
     )
     game = created["game"]
     ws_base = base.replace("http://", "ws://") + created["websocket"]
@@ -310,6 +317,84 @@ async def _watch_lag(lags: list[float], period: float = 0.01) -> None:
         lags.append(time.perf_counter() - t - period)
 
 
+# --- the abuse load beside it --------------------------------------------------------------
+
+#: The abuse load: games flooded with spectators and how many each, clients that never read,
+#: and how often the expert games are topped up (one address: its cap of costly bot seats).
+FLOODED_GAMES = 10
+SPECTATORS_PER_GAME = 40
+NEVER_READING = 60
+EXPERT_GAMES = {"players": 4, "seats": [{"type": "bot", "level": "expert"}] * 4, "public": False}
+SYNC_FRAME = bytes([0x81, 0x80 | 16, 0, 0, 0, 0]) + b'{"type":"sync"} '  # masked with zeros
+
+
+def abuse(base: str, seconds: float) -> None:
+    """In its own process, for ``seconds``: one address keeps its maximum of all-expert bot
+    games running; spectators flood the first running public games (reconnecting when
+    refused); clients that never read ask for the whole state 20 times a second."""
+    asyncio.run(_abuse(base, seconds))
+
+
+async def _abuse(base: str, seconds: float) -> None:
+    stop = time.monotonic() + seconds
+    ws_base = base.replace("http://", "ws://") + "/ws/games/"
+    games: list[str] = []
+    while len(games) < FLOODED_GAMES and time.monotonic() < stop:
+        listed = await asyncio.to_thread(_http, "GET", f"{base}/api/games?status=playing&limit=200")
+        games = [g["game"] for g in listed["games"]]
+        await asyncio.sleep(0.5)
+    tasks = [asyncio.create_task(_experts(base, stop))]
+    for game in games[:FLOODED_GAMES]:
+        tasks += [asyncio.create_task(_spectate(ws_base + game, stop)) for _ in range(SPECTATORS_PER_GAME)]
+    tasks.append(asyncio.create_task(_never_read(base, [g for g in games[:FLOODED_GAMES]], stop)))
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _experts(base: str, stop: float) -> None:
+    """Create all-expert games until the address's cap refuses one; try again every second."""
+    while time.monotonic() < stop:
+        with contextlib.suppress(urllib.error.URLError, OSError):
+            await asyncio.to_thread(_http, "POST", f"{base}/api/games", EXPERT_GAMES)
+            continue
+        await asyncio.sleep(1.0)
+
+
+async def _spectate(url: str, stop: float) -> None:
+    """A spectator reading every push; reconnecting at once when closed."""
+    import websockets
+
+    while time.monotonic() < stop:
+        with contextlib.suppress(OSError, TimeoutError, websockets.exceptions.WebSocketException):
+            async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
+                async for _ in ws:
+                    if time.monotonic() > stop:
+                        return
+        await asyncio.sleep(0.2)
+
+
+async def _never_read(base: str, games: list[str], stop: float) -> None:
+    """Clients that complete the handshake, then only send ``sync`` and read nothing."""
+    host, port = base.removeprefix("http://").split(":")
+    writers = []
+    for i in range(NEVER_READING):
+        with contextlib.suppress(OSError):
+            # A tiny buffer: the stream stops reading from the socket once it holds 2 KiB.
+            _reader, writer = await asyncio.open_connection(host, int(port), limit=1024)
+            writer.write(
+                f"GET /ws/games/{games[i % len(games)]} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            writers.append(writer)
+    while time.monotonic() < stop:
+        for writer in writers:
+            if not writer.is_closing():
+                writer.write(SYNC_FRAME)
+        await asyncio.sleep(0.05)
+    for writer in writers:
+        writer.close()
+
+
 # --- checking afterwards ------------------------------------------------------------------
 
 
@@ -333,6 +418,8 @@ def _check(base: str, totals: Totals) -> tuple[int, int, int, int]:
             final = replay(GameRecord.from_json(record))
             body = final.to_json()
             del body["config"], body["format"]
+            down = set(body["face_down"])  # views hide which tiles those are
+            body["site"] = [None if square_name(q) in down else t for q, t in enumerate(body["site"])]
             if body != totals.final.get(game, {}).get("state"):
                 failures += 1
         except (urllib.error.URLError, ValueError):
@@ -340,10 +427,11 @@ def _check(base: str, totals: Totals) -> tuple[int, int, int, int]:
     return moves, lost, duplicated, failures
 
 
-def measure(database: str, games: int, think: float, log: Path) -> Outcome:
-    """Run the load on a fresh server over ``database`` and check every game afterwards."""
+def measure(database: str, games: int, think: float, log: Path, abused: bool = False) -> Outcome:
+    """Run the load on a fresh server over ``database`` and check every game afterwards;
+    ``abused``: with :func:`abuse` running beside it, in its own process."""
     totals = Totals()
-    with server_process(database, log) as server:
+    with server_process(database, log) as server, _abusing(server.url, abused):
         cpu_before = cpu_seconds(server.pid)
         seconds = _fast_loop()(_play_all(server.url, games, think, totals))
         cpu_after = cpu_seconds(server.pid)
@@ -365,6 +453,21 @@ def measure(database: str, games: int, think: float, log: Path) -> Outcome:
         bot_cpu,
         totals.client_lags,
     )
+
+
+@contextlib.contextmanager
+def _abusing(base: str, on: bool) -> Iterator[None]:
+    """:func:`abuse` in a process of its own while the block runs (if ``on``)."""
+    if not on:
+        yield
+        return
+    process = multiprocessing.get_context("spawn").Process(target=abuse, args=(base, 3600.0), daemon=True)
+    process.start()
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.join(30)
 
 
 def _fast_loop() -> Callable[[Any], float]:
@@ -418,7 +521,8 @@ def databases(which: str = "all") -> Iterator[list[tuple[str, str]]]:
 
 
 def _report(report: Report, name: str, result: Outcome) -> None:
-    what = f"server on {name}, {result.games} games"
+    database, _, abused = name.partition("_")
+    what = f"server on {database}, {result.games} games{' under abuse' if abused else ''}"
     latency = {
         "p50": result.percentile(0.5),
         "p99": result.percentile(0.99),
@@ -448,11 +552,19 @@ def _settings(quick: bool) -> tuple[int, float]:
 
 
 def run(report: Report, repeat: int, work: Workload) -> None:
-    """The section: every database available, once each (see the module docstring)."""
+    """The section: every database available, once plain and once under abuse (see the
+    module docstring)."""
     games, think = _settings(work == QUICK)
-    with databases() as found, tempfile.TemporaryDirectory() as tmp:
+    _measure_all(report, "all", games, think)
+
+
+def _measure_all(report: Report, which: str, games: int, think: float, plain_only: bool = False) -> None:
+    with databases(which) as found, tempfile.TemporaryDirectory() as tmp:
         for name, url in found:
             _report(report, name, measure(url, games, think, Path(tmp) / f"{name}.log"))
+            if not plain_only:
+                log = Path(tmp) / f"{name}-abused.log"
+                _report(report, f"{name}_abused", measure(url, games, think, log, abused=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -463,6 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=None, help=f"concurrent games (default ${GAMES_ENV} or 200)")
     p.add_argument("--think", type=float, default=None, help="mean think time, seconds (default 1.0)")
     p.add_argument("--database", choices=["all", "sqlite", "postgresql"], default="all")
+    p.add_argument("--plain", action="store_true", help="without the run under abuse")
     p.add_argument("--json", action="store_true", help="one JSON object")
     args = p.parse_args(argv)
     games, think = _settings(False)
@@ -475,9 +588,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print(f"{label:<58} {value:>10.3f} {unit}", flush=True)
 
-    with databases(args.database) as found, tempfile.TemporaryDirectory() as tmp:
-        for name, url in found:
-            _report(report, name, measure(url, games, think, Path(tmp) / f"{name}.log"))
+    _measure_all(report, args.database, games, think, plain_only=args.plain)
     if args.json:
         print(json.dumps(figures))
     return 0

@@ -72,7 +72,7 @@ class AnalysisCache:
                 if state.is_over:
                     raise BadMessage(f"at: the game is over after {at} moves: there is no move to analyse")
                 seed = analysis_seed(at, game_id or "record")
-                done = await bots.analyse(state, seed, ANALYSIS_TOP)
+                done = await bots.analyse(state, seed, ANALYSIS_TOP, owner=client)
             finally:
                 self._busy.discard(client)
             self._done[key] = done

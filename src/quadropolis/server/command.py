@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -19,6 +20,7 @@ from .settings import (
     DEFAULT_PORT,
     EXPIRY_CHECK,
     HEADER_TIMEOUT,
+    STALLED_SECONDS,
     Limits,
     Settings,
     default_database,
@@ -77,6 +79,14 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         default=limits.review_budget,
         metavar="N",
         help=f"search simulations per take of a post-game review (default {limits.review_budget:,})",
+    )
+    p.add_argument(
+        "--costly-bots-per-client",
+        type=int,
+        default=limits.costly_bots_per_client,
+        metavar="N",
+        help="hard or expert bot seats (takeover included) one client address may have in "
+        f"unfinished games at once (default {limits.costly_bots_per_client})",
     )
     p.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="default info"
@@ -176,6 +186,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ConfigError("--waiting-expiry, --playing-expiry and --header-timeout must be positive")
     if args.limit_concurrency is not None and args.limit_concurrency < 1:
         raise ConfigError("--limit-concurrency must be at least 1")
+    if args.costly_bots_per_client < 0:
+        raise ConfigError("--costly-bots-per-client must be at least 0")
     database = args.database or default_database()
     if args.redis and database.startswith("sqlite"):
         raise ConfigError("--redis shares games between processes: it needs --database postgresql://...")
@@ -183,6 +195,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         bot_workers=args.bot_workers,
         games_per_client=args.games_per_client,
         review_budget=args.review_budget,
+        costly_bots_per_client=args.costly_bots_per_client,
         actions_per_second=args.actions_per_second,
         creates_per_minute=args.creates_per_minute,
         waiting_expiry=args.waiting_expiry,
@@ -239,7 +252,13 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         limit_concurrency=args.limit_concurrency,
     )
     server = uvicorn.Server(config)
-    server.run()
+    listener = config.bind_socket()
+    # Accepted sockets inherit this: a client that never reads holds at most this much of
+    # the kernel's memory (instead of the few MiB the kernel's autotuning would give it).
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, settings.limits.send_buffer_bytes)
+    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux: a peer that takes nothing for this long is reset
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(STALLED_SECONDS * 1000))
+    server.run(sockets=[listener])
     return 0 if server.started else 1
 
 

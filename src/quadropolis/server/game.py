@@ -52,8 +52,8 @@ class Step:
 @dataclass(slots=True)
 class LiveGame:
     """The authoritative game. Mutated only by the service, under :attr:`lock`. Of the table's
-    settings it keeps those play needs (takeover, analysis); the lobby's (``public``, the
-    creator's address) are read from the storage."""
+    settings it keeps those play needs (takeover, analysis, the creator's address for the
+    bots' turns); the lobby's (``public``) are read from the storage."""
 
     id: str
     config: GameConfig
@@ -64,6 +64,8 @@ class LiveGame:
     seats: list[SeatData]
     #: Whether the players may ask for the analysis (hints) of the running game.
     analysis: bool = False
+    #: The address that created the game (whose turn its bots take in the bot pool).
+    creator: str = ""
     log: list[ActionData] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     #: What each logged action did, in words, by version (undone moves keep theirs).
@@ -94,6 +96,7 @@ class LiveGame:
             created_at=data.created_at,
             seats=list(data.seats),
             analysis=data.analysis,
+            creator=data.creator,
             finished_at=data.finished_at,
         )
         game.extend(data.actions)

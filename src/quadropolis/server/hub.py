@@ -1,5 +1,5 @@
-"""The websocket side of one server process: its connections by game, each with its own send
-queue, and the handling of every inbound message type.
+"""The websocket side of one server process: its connections by game, each with its own
+sender, and the handling of every inbound message type.
 
 A connection starts as a spectator (it receives ``welcome`` and a ``state`` push at once);
 ``auth`` with seat tokens makes it act for those seats. Inbound messages go through the size
@@ -8,9 +8,23 @@ limit, the per-connection rate limit and the decoder table of
 service. Whatever goes wrong is answered with a typed ``error`` on this connection only: no
 input can close another client's connection or reach a game unchecked.
 
-Sending never blocks the server on one client: each connection has a bounded queue drained
-by its own writer task; a client too slow to keep up with it is disconnected (it reconnects
-and gets the latest state)."""
+**Who gets in.** A connection counts against a cap only once it is known for what it is.
+Spectators (connections holding no seat) are capped per game and per address
+(``Limits.spectators_per_game``, ``spectators_per_address``). A connection arriving over
+those caps still gets ``welcome`` and the current ``state``, then has
+``auth_grace_seconds`` to authenticate: with a seat's token it is a player and stays,
+whatever the crowd (a seat's holder is never refused); otherwise it gets ``limit_reached``
+and close code :data:`CLOSE_FULL`. At most ``spectators_per_address`` such connections of
+one address wait at once (a newer one closes the oldest). Connections holding one seat are
+capped too (``connections_per_seat``): a newer one closes the oldest with
+:data:`CLOSE_REPLACED`.
+
+**Sending never blocks the server on one client.** Each connection has its own writer task.
+State pushes are conflated: a connection holds at most one unsent state, the latest (a
+client that reads slowly skips versions, never gets a backlog). Other messages (replies)
+queue, at most :data:`REPLY_QUEUE`; a client with more waiting, or whose socket accepts
+nothing for :data:`SEND_TIMEOUT` seconds, is closed with :data:`CLOSE_TOO_SLOW` (it may
+reconnect and gets the latest state)."""
 
 from __future__ import annotations
 
@@ -19,6 +33,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -45,11 +60,14 @@ from .settings import Limits
 
 log = logging.getLogger("quadropolis.server")
 
-#: Messages waiting to be sent to one client before it counts as too slow.
-SEND_QUEUE: Final = 256
+#: Replies (not state pushes) waiting to be sent to one client before it counts as too slow.
+REPLY_QUEUE: Final = 256
+#: Seconds one message may take to be accepted by a client's socket before it counts as too slow.
+SEND_TIMEOUT: Final = 10.0
 #: Close codes (4000-4999 are the application's).
 CLOSE_NOT_FOUND: Final = 4404
 CLOSE_TOO_SLOW: Final = 4408
+CLOSE_REPLACED: Final = 4409
 CLOSE_FULL: Final = 4429
 
 
@@ -75,14 +93,23 @@ class TokenBucket:
 
 
 class Connection:
-    """One websocket client of one game: the seats it holds (seat -> token) and its queue."""
+    """One websocket client of one game: its address, the seats it holds (seat -> token),
+    whether it is a counted spectator, and its sender (see the module docstring)."""
 
     def __init__(self, ws: WebSocket, game_id: str, limits: Limits) -> None:
         self.ws = ws
         self.game_id = game_id
+        self.address = ws.client.host if ws.client is not None else "unknown"
         self.seats: dict[int, str] = {}
+        self.spectator = False
+        self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.grace: asyncio.TimerHandle | None = None
+        #: Replies in order; ``None`` marks where the latest state goes out.
+        self._queue: deque[str | None] = deque()
+        self._state: str | None = None
+        self._close: int | None = None
+        self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -92,29 +119,65 @@ class Connection:
         self.send_text(message.model_dump_json())
 
     def send_text(self, text: str) -> None:
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
+        """Queue a reply (never dropped: a client with too many waiting is closed)."""
+        if self._close is not None:
+            return
+        if len(self._queue) >= REPLY_QUEUE:
             log.warning("closing a client of game %s: too slow to keep up", self.game_id)
-            self._drop_and_close()
+            self._queue.clear()
+            self._state = None
+            self.close(CLOSE_TOO_SLOW)
+            return
+        self._queue.append(text)
+        self._wake.set()
 
-    def _drop_and_close(self) -> None:
-        while not self._queue.empty():
-            self._queue.get_nowait()
-        self._queue.put_nowait(None)
+    def send_state(self, text: str) -> None:
+        """Make ``text`` the state to send next; an unsent older one is replaced."""
+        if self._close is not None:
+            return
+        if self._state is None:
+            self._queue.append(None)
+        self._state = text
+        self._wake.set()
+
+    def close(self, code: int) -> None:
+        """Close after the replies and state already queued (the first code given wins)."""
+        if self._close is None:
+            self._close = code
+            self._wake.set()
 
     async def _write(self) -> None:
         try:
             while True:
-                text = await self._queue.get()
+                while not self._queue and self._close is None:
+                    self._wake.clear()
+                    await self._wake.wait()
+                if not self._queue:
+                    break
+                text = self._queue.popleft()
                 if text is None:
-                    await self.ws.close(CLOSE_TOO_SLOW)
-                    return
-                await self.ws.send_text(text)
+                    text, self._state = self._state or "", None
+                await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+            await self.ws.close(self._close or 1000)
+        except TimeoutError:
+            log.warning("closing a client of game %s: its socket took nothing for a while", self.game_id)
+            # Not cut short: the websocket layer gives the close frame its own timeout, then
+            # drops the connection, and the kernel's buffers with it.
+            with contextlib.suppress(Exception):
+                await self.ws.close(CLOSE_TOO_SLOW)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return  # the reader notices the disconnection and cleans up
 
+    async def finish(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` seconds) for the writer to send what is queued and close."""
+        if self._writer is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._writer), timeout)
+        await self.stop()
+
     async def stop(self) -> None:
+        if self.grace is not None:
+            self.grace.cancel()
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -125,13 +188,18 @@ Handler = Callable[[Connection, Any], Awaitable[None]]
 
 
 class Hub:
-    """The connections of this process, by game; pushes a fresh view to each connection of
-    a game whenever the service says it changed."""
+    """The connections of this process, by game; pushes a fresh view to each admitted
+    connection of a game whenever the service says it changed."""
 
     def __init__(self, service: GameService, limits: Limits) -> None:
         self.service = service
         self.limits = limits
+        #: Admitted connections (players and counted spectators), which get every push.
         self._games: dict[str, set[Connection]] = {}
+        #: Per game, counted spectators per address.
+        self._spectators: dict[str, Counter[str]] = {}
+        #: Per game and address, connections over the spectator caps waiting to authenticate.
+        self._waiting: dict[tuple[str, str], deque[Connection]] = {}
         self._handlers: dict[type[Message], Handler] = {
             Auth: self._on_auth,
             MoveMessage: self._on_move,
@@ -142,10 +210,11 @@ class Hub:
         service.subscribe(self.push)
 
     def connections(self, game_id: str) -> int:
+        """Admitted connections of ``game_id`` (players and counted spectators)."""
         return len(self._games.get(game_id, ()))
 
     def push(self, game_id: str) -> None:
-        """Queue the current view of ``game_id`` for each of its connections."""
+        """Make the current view of ``game_id`` the next state of each admitted connection."""
         connections = self._games.get(game_id)
         if not connections:
             return
@@ -159,7 +228,7 @@ class Hub:
         """A :class:`StatePush` written by hand around the view's text: the public part of a
         view is serialised once per version, not once per client."""
         view = self.service.view_text(game, conn.seats)
-        conn.send_text(
+        conn.send_state(
             f'{{"type":"state","game":{json.dumps(game.id)},"version":{game.version},"view":{view}}}'
         )
 
@@ -176,30 +245,102 @@ class Hub:
             conn.send(ErrorReply(code=e.code, message=str(e)))
             await self._close_after_send(conn, CLOSE_NOT_FOUND if isinstance(e, NotFound) else 1011)
             return
-        if self.connections(game_id) >= self.limits.connections_per_game:
-            conn.send(ErrorReply(code=LimitReached.code, message="too many connections to this game"))
-            await self._close_after_send(conn, CLOSE_FULL)
-            return
-        self._games.setdefault(game_id, set()).add(conn)
         self.service.opened(game_id)
         try:
             conn.send(Welcome(game=game_id, you=[]))
             self._push_to(conn, game)
+            if self._room_for_spectator(conn):
+                self._admit(conn, spectator=True)
+            else:
+                self._wait_for_auth(conn)
             await self._read(conn)
         finally:
-            self._games[game_id].discard(conn)
-            if not self._games[game_id]:
-                del self._games[game_id]
+            self._forget(conn)
             await conn.stop()
             if conn.seats:
                 await self.service.disconnected(game_id, list(conn.seats))
             self.service.closed(game_id)
 
+    def _room_for_spectator(self, conn: Connection) -> bool:
+        counts = self._spectators.get(conn.game_id, Counter())
+        return (
+            counts.total() < self.limits.spectators_per_game
+            and counts[conn.address] < self.limits.spectators_per_address
+        )
+
+    def _admit(self, conn: Connection, spectator: bool) -> None:
+        """Make ``conn`` a receiver of the game's pushes, counted as a spectator or not."""
+        self._unwait(conn)
+        self._games.setdefault(conn.game_id, set()).add(conn)
+        if spectator and not conn.spectator:
+            self._spectators.setdefault(conn.game_id, Counter())[conn.address] += 1
+        elif not spectator and conn.spectator:
+            self._uncount(conn)
+        conn.spectator = spectator
+
+    def _uncount(self, conn: Connection) -> None:
+        counts = self._spectators.get(conn.game_id)
+        if counts is not None:
+            counts[conn.address] -= 1
+            if counts[conn.address] <= 0:
+                del counts[conn.address]
+            if not counts:
+                del self._spectators[conn.game_id]
+
+    def _wait_for_auth(self, conn: Connection) -> None:
+        """Over the spectator caps: ``conn`` may still authenticate, for a while."""
+        waiting = self._waiting.setdefault((conn.game_id, conn.address), deque())
+        waiting.append(conn)
+        while len(waiting) > self.limits.spectators_per_address:
+            self._refuse(waiting[0])
+        loop = asyncio.get_running_loop()
+        conn.grace = loop.call_later(self.limits.auth_grace_seconds, self._refuse, conn)
+
+    def _refuse(self, conn: Connection) -> None:
+        """Close a connection that stayed over the spectator caps without authenticating."""
+        self._unwait(conn)
+        limits = self.limits
+        message = (
+            f"too many spectators of this game ({limits.spectators_per_game}, "
+            f"{limits.spectators_per_address} per address): a seat's player gets in with auth"
+        )
+        conn.send(ErrorReply(code=LimitReached.code, message=message))
+        conn.close(CLOSE_FULL)
+
+    def _unwait(self, conn: Connection) -> None:
+        if conn.grace is not None:
+            conn.grace.cancel()
+            conn.grace = None
+        key = (conn.game_id, conn.address)
+        waiting = self._waiting.get(key)
+        if waiting is not None and conn in waiting:
+            waiting.remove(conn)
+            if not waiting:
+                del self._waiting[key]
+
+    def _forget(self, conn: Connection) -> None:
+        self._unwait(conn)
+        if conn.spectator:
+            self._uncount(conn)
+            conn.spectator = False
+        connections = self._games.get(conn.game_id)
+        if connections is not None:
+            connections.discard(conn)
+            if not connections:
+                del self._games[conn.game_id]
+
+    def _limit_seat_connections(self, conn: Connection) -> None:
+        """At most ``connections_per_seat`` connections hold one seat: the oldest go."""
+        others = [c for c in self._games.get(conn.game_id, ()) if c is not conn and c.seats]
+        for seat in conn.seats:
+            holders = sorted((c for c in others if seat in c.seats), key=lambda c: c.opened)
+            for old in holders[: max(0, len(holders) + 1 - self.limits.connections_per_seat)]:
+                old.send(ErrorReply(code=LimitReached.code, message=f"seat {seat} connected elsewhere"))
+                old.close(CLOSE_REPLACED)
+
     async def _close_after_send(self, conn: Connection, code: int) -> None:
-        await asyncio.sleep(0)  # let the writer send the error first
-        await conn.stop()
-        with contextlib.suppress(Exception):
-            await conn.ws.close(code)
+        conn.close(code)
+        await conn.finish(1.0)
 
     async def _read(self, conn: Connection) -> None:
         while True:
@@ -239,6 +380,8 @@ class Hub:
         held = await self.service.authenticate(conn.game_id, message.tokens)
         new = [seat for seat in held if seat not in conn.seats]
         conn.seats.update(held)
+        self._admit(conn, spectator=False)
+        self._limit_seat_connections(conn)
         conn.send(Welcome(game=conn.game_id, you=sorted(conn.seats), id=message.id))
         if new:  # the other clients are told the player arrived (debounced: .presence)
             await self.service.connected(conn.game_id, new)
@@ -279,8 +422,14 @@ class Hub:
         return token
 
     async def close(self) -> None:
-        for connections in list(self._games.values()):
-            for conn in list(connections):
-                await conn.stop()
-                with contextlib.suppress(Exception):
-                    await conn.ws.close(1001)
+        """Close every connection (code 1001), all at once and each for at most a second:
+        a client that does not answer cannot hold up the shutdown."""
+        waiting = [c for q in self._waiting.values() for c in q]
+        everyone = [c for cs in self._games.values() for c in cs] + waiting
+        await asyncio.gather(*(self._going_away(c) for c in everyone))
+
+    @staticmethod
+    async def _going_away(conn: Connection) -> None:
+        await conn.stop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.ws.close(1001), 1.0)

@@ -110,7 +110,7 @@ class ReviewJobs:
                 if self.clock() - job.last_poll > self.abandon_after:
                     log.info("review %s abandoned after %d of %d moves", key, i, job.total)
                     return
-                searches.append(await bots.review_position(states[i], i, iterations))
+                searches.append(await bots.review_position(states[i], i, iterations, job.client))
                 job.done = i + 1
             review = await asyncio.to_thread(assemble, record, states, searches, iterations)
             await save(review.to_json())

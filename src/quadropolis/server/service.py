@@ -67,7 +67,7 @@ from ..record import GameRecord, replay, result_json
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..tiles import Mode
 from .analysis_cache import AnalysisCache, game_key, record_digest, record_key
-from .bot_pool import BotPool
+from .bot_pool import COSTLY_LEVELS, BotPool, decision_key
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
 from .data import (
     CANCELLED,
@@ -269,7 +269,7 @@ class GameService:
         lock = self._create_locks.setdefault(client, asyncio.Lock())
         async with lock:
             now = self.clock()
-            await self._check_quota(client, now)
+            await self._check_quota(client, now, _costly_seats(spec, seats))
             tokens = {seat: new_token() for seat in take}
             rows = tuple(
                 _seat_row(i, s.type, s.level, s.name or spec.name, take, tokens, now, named=bool(s.name))
@@ -296,8 +296,9 @@ class GameService:
         self._kick(game)
         return NewGame(data.id, tokens, game.open_seats())
 
-    async def _check_quota(self, client: str, now: float) -> None:
-        """:class:`LimitReached` if ``client`` has created its quota of live games."""
+    async def _check_quota(self, client: str, now: float, costly: int) -> None:
+        """:class:`LimitReached` if ``client`` has created its quota of live games, or if
+        ``costly`` more costly bot seats would put it over its limit of those."""
         limits = self.limits
         since = (now - limits.waiting_expiry, now - limits.playing_expiry)
         active = await self._run(self.store.active_games_of, client, *since)
@@ -308,6 +309,15 @@ class GameService:
                 "cancel one of them to start another (a game waiting for players expires after "
                 f"{_duration(limits.waiting_expiry)} without activity, a running one after "
                 f"{_duration(limits.playing_expiry)} without a move)"
+            )
+        if not costly:
+            return
+        held = await self._run(self.store.costly_seats_of, client, COSTLY_LEVELS)
+        cap = limits.costly_bots_per_client
+        if held + costly > cap:
+            raise LimitReached(
+                f"this address has {held} hard or expert bot seats in unfinished games and asks for "
+                f"{costly} more; the limit is {cap} at once (finish a game, or choose easy or medium)"
             )
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
@@ -631,7 +641,8 @@ class GameService:
         assert self.bots is not None
         again = True
         try:
-            move = await self.bots.choose(level, game.state, f"{game.id}/{version}")
+            key = decision_key(game.config.seed, game.id, version)
+            move = await self.bots.choose(level, game.state, key, owner=game.creator or game.id)
             async with game.lock:
                 if game.version != version or self._bot_for(game) != (level, actor):
                     return  # someone acted meanwhile, or the player is back
@@ -881,6 +892,14 @@ def _result_if_final(game: LiveGame, action: ActionData) -> dict[str, Any] | Non
     after = game.state.copy()
     apply_unchecked(after, Move.parse(action.move))
     return result_json(outcome(after)) if after.is_over else None
+
+
+def _costly_seats(spec: CreateGame, seats: list[SeatSpec]) -> int:
+    """The seats of a new game a costly bot may play: bots of a costly level, and every
+    human seat when a costly bot takes over absent players."""
+    bots = sum(1 for s in seats if s.type == "bot" and s.level in COSTLY_LEVELS)
+    takeover = spec.takeover_after is not None and spec.takeover_level in COSTLY_LEVELS
+    return bots + (sum(1 for s in seats if s.type == "human") if takeover else 0)
 
 
 def _config(spec: CreateGame) -> GameConfig:

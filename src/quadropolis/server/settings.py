@@ -16,6 +16,9 @@ MAX_MESSAGE_BYTES: Final = 4096
 EXPIRY_CHECK: Final = 60.0
 #: Seconds a connection may take to send a request's headers.
 HEADER_TIMEOUT: Final = 10.0
+#: A connection whose peer accepts no data for this long is reset by TCP (``TCP_USER_TIMEOUT``,
+#: Linux): the only way to let go of a client that never reads, which no close frame reaches.
+STALLED_SECONDS: Final = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,13 +32,10 @@ class Limits:
     - ``messages_per_second`` / ``message_burst``: a token bucket per connection (over it:
       ``rate_limited``, the message is dropped);
     - ``games_per_client``: unfinished games one client address may have created;
-    - ``connections_per_game``: websocket connections one process accepts per game;
-    - bot budget: ``bot_workers`` worker processes choose bot moves, at most ``bot_queue``
-      more decisions wait for one; the levels' budgets are fixed (:data:`quadropolis.bots.LEVELS`);
     - reviews: ``review_budget`` search simulations per take of a post-game review (the
       review's default, :data:`quadropolis.bots.REVIEW_ITERATIONS`; a smaller one makes
       quicker, rougher reviews), at most ``reviews_per_client`` running per client address
-      and ``reviews_running`` on the whole server.
+      and ``reviews_running`` on the whole server;
     - HTTP rate limits per client address (over them: ``rate_limited``, 429 with
       ``Retry-After``): ``actions_per_second`` moves, undos, resignations, leaves and
       cancellations; ``creates_per_minute`` games created and seats joined;
@@ -46,7 +46,19 @@ class Limits:
     - ``presence_delay``: a seat's arrivals and departures within this many seconds are
       written and pushed once (a reconnecting loop costs a bounded number of writes);
     - ``finished_cache``: seconds a finished game no one watches stays in memory after its
-      last request.
+      last request;
+    - ``spectators_per_game`` / ``spectators_per_address``: websocket connections holding no
+      seat that one process serves per game, in all and from one address (a connection over
+      them must authenticate within ``auth_grace_seconds`` or is closed; a seat's holder is
+      never refused); ``connections_per_seat``: connections holding one seat (a newer one
+      closes the oldest);
+    - ``send_buffer_bytes``: each socket's kernel send buffer (``SO_SNDBUF``, which Linux
+      doubles), so a client that never reads holds that much until it is dropped as too slow;
+    - bot budget: ``bot_workers`` worker processes search hard and expert decisions and
+      analyses (one more plays easy and medium), at most ``bot_queue`` analyses wait;
+      ``costly_bots_per_client``: hard or expert bot seats (takeover included) one address
+      may have in unfinished games at once; the levels' budgets are fixed
+      (:data:`quadropolis.bots.LEVELS`).
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -55,7 +67,11 @@ class Limits:
     messages_per_second: float = 20.0
     message_burst: int = 40
     games_per_client: int = 20
-    connections_per_game: int = 64
+    spectators_per_game: int = 64
+    spectators_per_address: int = 8
+    auth_grace_seconds: float = 5.0
+    connections_per_seat: int = 8
+    send_buffer_bytes: int = 256 * 1024
     bot_workers: int = 1
     bot_queue: int = 256
     review_budget: int = 30_000
@@ -68,6 +84,7 @@ class Limits:
     expiry_check: float = EXPIRY_CHECK
     presence_delay: float = 0.25
     finished_cache: float = 120.0
+    costly_bots_per_client: int = 8
 
 
 @dataclass(frozen=True, slots=True)

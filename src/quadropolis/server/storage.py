@@ -29,7 +29,7 @@ survives ``kill -9`` (and a power cut)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -463,6 +463,23 @@ class Store:
                 )
                 or 0
             )
+
+    def costly_seats_of(self, creator: str, levels: Collection[str]) -> int:
+        """How many seats of ``creator``'s live games (waiting or running) a bot of one of ``levels`` may
+        play: bot seats of those levels, and human seats of games whose takeover bot is."""
+        with self._session() as s:
+            rows = s.execute(
+                select(SeatRow.kind, SeatRow.level, GameRow.takeover_after, GameRow.takeover_level)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(GameRow.creator == creator, GameRow.status.in_((WAITING, PLAYING)))
+            ).all()
+        wanted = set(levels)
+        return sum(
+            1
+            for kind, level, after, takeover in rows
+            if (kind == "bot" and level in wanted)
+            or (kind == "human" and after is not None and takeover in wanted)
+        )
 
     def summaries(
         self, status: str, limit: int, offset: int = 0, active_since: float | None = None

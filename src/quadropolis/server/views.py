@@ -2,7 +2,9 @@
 the view of a seat holder or a spectator.
 
 A view never holds the seed (before or after the end: the record, downloadable once the
-game is over, carries it) nor any token or token hash. Everything else in Quadropolis is
+game is over, carries it) nor any token or token hash, nor which tile a face-down square
+holds (``state.site`` has ``null`` there, as for an empty square; ``state.face_down`` lists
+those squares). Everything else in Quadropolis is
 public, so the views of all clients differ only in ``you`` (the seats this client holds)
 and ``can_undo`` (which of them may undo now); the public part is built once per version
 and presence change (:class:`ViewCache`) and shared.
@@ -11,9 +13,9 @@ Layout (documented in docs/protocol.md)::
 
     {"game", "version", "status", "config" (no seed), "seats": [{"seat", "kind", "level",
      "name", "open", "host", "present", "bot_playing"}], "to_move", "phase", "round", "turn",
-     "state" (the engine's state JSON without its config), "legal_moves" (notation, for the
-     seat to move), "scores" (projected, or final once over), "last_actions", "result",
-     "you", "can_undo"}
+     "state" (the engine's state JSON without its config, face-down tiles' ids hidden),
+     "legal_moves" (notation, for the seat to move), "scores" (projected, or final once
+     over), "last_actions", "result", "you", "can_undo"}
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ..phases import PLACE
 from ..record import GameRecord, result_json
 from ..rules import legal_moves
 from ..scoring import CityScore
+from ..state import GameState
 from ..undo import check_undo
 from .data import PLAYING
 from .game import LiveGame
@@ -176,8 +179,7 @@ def _public(
     options: Callable[[LiveGame], list[dict[str, Any]]],
 ) -> dict[str, Any]:
     state = game.state
-    body = state.to_json()
-    del body["config"], body["format"]  # the config carries the seed
+    body = public_state(state)
     playing = game.status == PLAYING
     return {
         "game": game.id,
@@ -197,6 +199,16 @@ def _public(
         "result": result_view(game),
         "analysis": game.analysis,
     }
+
+
+def public_state(state: GameState) -> dict[str, Any]:
+    """A view's ``state``: the engine's state JSON without its config (which carries the
+    seed) and, as at the table where a face-down tile is a back, without the ids of
+    face-down tiles (``null`` in ``site``)."""
+    body = state.to_json()
+    del body["config"], body["format"]
+    body["site"] = [None if state.face_down >> q & 1 else t for q, t in enumerate(body["site"])]
+    return body
 
 
 def _seats(game: LiveGame, presence: Sequence[SeatPresence]) -> list[dict[str, Any]]:

@@ -168,8 +168,9 @@ function Square({ p, row, col, reach, mark }: { p: SiteProps; row: number; col: 
   const facts = id !== null && id !== undefined && p.tiles ? p.tiles.get(id) : undefined;
   const urbanist = st.urbanist === name;
   let words: string;
-  if (id === null || id === undefined) words = "empty";
-  else if (down) words = "face-down tile, not available this round";
+  // A face-down square's tile id is hidden by the server (null), so it is checked first.
+  if (down) words = "face-down tile, not available this round";
+  else if (id === null || id === undefined) words = "empty";
   else words = facts ? `${facts.label}, ${describeTile(facts)}` : "a tile";
   const classes = [
     "square",
