@@ -218,7 +218,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_losing_a_game(tmp
             {"m": first_move(config)},
         )
     store.upgrade()
-    assert current(store.engine) == "0003"
+    assert current(store.engine) == "0004"  # the head: 0003 (life cycle), then 0004 (reviews)
     waiting, running = store.load("waiting"), store.load("running")
     assert waiting is not None and running is not None
     assert waiting.last_activity == 100.0 and running.last_activity == 200.0
