@@ -119,3 +119,13 @@ def test_greedy_epsilon_spec() -> None:
     ]:
         with pytest.raises(ConfigError, match=message):
             make_bot(spec)
+
+
+def test_neural_plays_the_same_game_on_either_engine() -> None:
+    from quadropolis import engine
+
+    config = GameConfig(mode=Mode.EXPERT, seed=17)
+    native = play_match(config, [make_bot("neural"), make_bot("neural")]).moves
+    with engine.using("python"):
+        python = play_match(config, [make_bot("neural"), make_bot("neural")]).moves
+    assert native == python
