@@ -84,3 +84,46 @@ def test_the_ismcts_harness_saves_each_game_and_resumes(tmp_path: Path) -> None:
     out.write_text('{"games": 3}')
     with pytest.raises(SystemExit, match="not a file this harness wrote"):
         harness.main(["--games", "4", "--resume", *quick])
+
+
+def test_the_maskable_ppo_example_trains_against_the_ladder() -> None:
+    ppo = _load("maskable_ppo")
+    out = ppo.main(["--steps", "128", "--n-steps", "64", "--batch", "32", "--eval-games", "2", "--seed", "1"])
+    model = out["model"]
+    assert model.num_timesteps >= 128  # trained
+    for opponent in ("random", "greedy"):
+        assert out[opponent].games == 2 and 0.0 <= out[opponent].win_share <= 1.0
+    # the trained policy plays legal actions from a masked observation
+    env = ppo.LadderOpponents(ppo.make_gym_env(normalize=True), ["greedy:epsilon=0.3"], seed=0)
+    obs, _ = env.reset(seed=0)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
+    assert env.unwrapped.opponents[0].name == "greedy:epsilon=0.3"
+
+
+def test_the_cleanrl_ppo_example_trains_and_evaluates() -> None:
+    ppo = _load("cleanrl_ppo")
+    args = ["--steps", "128", "--envs", "2", "--rollout", "64", "--hidden", "16", "--eval-games", "2"]
+    out = ppo.main([*args, "--seed", "2"])
+    assert out["steps"] == 128 and out["episodes"] >= 2  # whole episodes played and reset
+    for opponent in ("random", "greedy"):
+        assert out[opponent].games == 2
+    agent = out["agent"]
+    mask = np.zeros(ppo.NUM_ACTIONS, np.int8)
+    mask[[5, 17]] = 1
+    assert agent.act(np.zeros(ppo.OBSERVATION_SIZE, np.float32), mask) in (5, 17)
+
+
+def test_the_neural_training_example_generates_trains_and_exports(tmp_path: Path) -> None:
+    from quadropolis.bots import neural
+
+    train = _load("train_neural")
+    data = tmp_path / "data.npz"
+    train.main(["generate", "--games", "2", "--iterations", "50", "--seed", "7", "--out", str(data)])
+    saved = np.load(data)
+    assert len(saved["seeds"]) == 2 and len(saved["visits"]) == saved["offsets"][-1] > 40
+    assert (saved["visits"].sum(axis=1) > 0).all()  # every decision searched
+    weights = tmp_path / "w.npz"
+    train.main(["train", str(data), "--epochs", "1", "--batch", "16", "--out", str(weights)])
+    with np.load(weights) as w:
+        assert {k: w[k].shape for k in w.files} == neural.LAYERS

@@ -214,10 +214,13 @@ def test_two_services_on_one_database_never_apply_a_move_twice(db_url: str) -> N
     run(go)
 
 
-def test_bots_play_their_seats_in_worker_processes(db_url: str, executor: ProcessPoolExecutor) -> None:
+@pytest.mark.parametrize("level", ["easy", "neural"])
+def test_bots_play_their_seats_in_worker_processes(
+    db_url: str, executor: ProcessPoolExecutor, level: str
+) -> None:
     async def go() -> None:
         async with running(db_url, executor, Limits(finished_cache=0.3)) as service:
-            spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level="easy")] * 2, take=[])
+            spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level=level)] * 2, take=[])
             new = await service.create(spec, "c")
             game = await service.game(new.game)
             assert game.status == "playing" and new.tokens == {}
@@ -228,7 +231,7 @@ def test_bots_play_their_seats_in_worker_processes(db_url: str, executor: Proces
             assert game.is_over
             assert {a.actor for a in game.log} == {"bot"}
             record = await service.record(new.game)
-            assert record["seats"] == ["easy", "easy"]
+            assert record["seats"] == [level, level]
             assert replay(GameRecord.from_json(record)) == game.state
             await service.sweep()  # finished, but asked for just now: it stays in memory
             assert service.loaded(new.game) is game

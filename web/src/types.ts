@@ -8,7 +8,7 @@ export type Mode = "classic" | "expert";
  * client: the lobby's choices and the `Level` type derive from it, and
  * tests/web/test_levels.py checks it against the Python list.
  */
-export const LEVELS = ["easy", "medium", "hard", "expert"] as const;
+export const LEVELS = ["easy", "medium", "neural", "hard", "expert"] as const;
 export type Level = (typeof LEVELS)[number];
 
 export function isLevel(value: string): value is Level {

@@ -9,6 +9,7 @@ import { isLevel, LEVELS } from "../src/types";
 const SERVED = {
   easy: "greedy, but a random legal move 35% of the time (instant)",
   medium: "MCTS, 250 iterations per take",
+  neural: "a small network scoring each move from greedy's exact values",
   hard: "MCTS, 1,200 iterations per take",
   expert: "MCTS, 6,000 iterations per take; at most 3 s per move",
 };
@@ -23,17 +24,17 @@ function optionValues(html: string, testId: string): string[] {
 
 describe("bot levels", () => {
   it("are the server's four levels, weakest first", () => {
-    expect(LEVELS).toEqual(["easy", "medium", "hard", "expert"]);
+    expect(LEVELS).toEqual(["easy", "medium", "neural", "hard", "expert"]);
     expect(LEVELS.every(isLevel)).toBe(true);
     expect(isLevel("you")).toBe(false);
     expect(isLevel("classic")).toBe(false);
   });
 
   it("are each a seat choice of the lobby, after the humans", () => {
-    expect(SEAT_OPTIONS.map((o) => o.value)).toEqual(["you", "hotseat", "invite", "easy", "medium", "hard", "expert"]);
+    expect(SEAT_OPTIONS.map((o) => o.value)).toEqual(["you", "hotseat", "invite", "easy", "medium", "neural", "hard", "expert"]);
     expect(SEAT_OPTIONS.find((o) => o.value === "expert")?.label).toBe("Bot: expert");
     const html = renderToString(<NewGame onCreated={noop} />);
-    expect(optionValues(html, "seat-0")).toEqual(["you", "hotseat", "invite", "easy", "medium", "hard", "expert"]);
+    expect(optionValues(html, "seat-0")).toEqual(["you", "hotseat", "invite", "easy", "medium", "neural", "hard", "expert"]);
     expect(optionValues(html, "seat-1")).toEqual(optionValues(html, "seat-0"));
   });
 
@@ -43,7 +44,7 @@ describe("bot levels", () => {
         <LevelOptions />
       </select>,
     );
-    expect(optionValues(html, "takeover-level")).toEqual(["easy", "medium", "hard", "expert"]);
+    expect(optionValues(html, "takeover-level")).toEqual(["easy", "medium", "neural", "hard", "expert"]);
   });
 
   it("ask the server for a bot of the chosen level, a human otherwise", () => {
@@ -55,7 +56,7 @@ describe("bot levels", () => {
   });
 
   it("name the bot seats", () => {
-    expect(LEVEL_NAMES).toEqual({ easy: "Easy bot", medium: "Medium bot", hard: "Hard bot", expert: "Expert bot" });
+    expect(LEVEL_NAMES).toEqual({ easy: "Easy bot", medium: "Medium bot", neural: "Neural bot", hard: "Hard bot", expert: "Expert bot" });
     const expert = { seat: 1, kind: "bot" as const, level: "expert" as const, name: null, open: false };
     expect(seatName(expert, 1)).toBe("Expert bot B");
     expect(seatKindWords(expert)).toBe("Expert bot");

@@ -50,7 +50,7 @@ games (game k of a group uses seed S+k, so every group sees the same layouts, an
 group's members rotate through the seats), and a table of each entrant's score against
 each other one is printed as well. Example, the ladder of difficulty levels:
   quadropolis arena --round-robin --players 2 --games 20 --bot random --bot greedy \
-    --bot easy --bot medium --bot hard --bot expert
+    --bot easy --bot medium --bot neural --bot hard --bot expert
 
 Every game is played with fresh bots, each bot using one search process (the parallelism is
 across games; a level's root-parallel trees are searched one after another, which gives the

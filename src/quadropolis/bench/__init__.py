@@ -4,8 +4,10 @@ scoring, scoring time, state memory and copy cost, under the selected engine), `
 (:mod:`.engines`: the Python and compiled engines side by side, with their ratios) and
 ``bots`` (:mod:`.bots`: MCTS simulations per second, time per move of each level); only when
 named: ``envs`` (:mod:`.envs`: the RL adapters' moves per second beside the raw engine's;
-needs the ``rl`` extra), ``server`` (:mod:`.server`) and ``web`` (:mod:`.web`). A section's
-module is imported only when it runs, so a missing extra never breaks the others.
+needs the ``rl`` extra), ``ladder`` (:mod:`.ladder`: the cost of each opponent of the RL
+ladder and the ``neural`` bot's time per move; needs the ``rl`` extra), ``server``
+(:mod:`.server`) and ``web`` (:mod:`.web`). A section's module is imported only when it
+runs, so a missing extra never breaks the others.
 Workloads (:mod:`.report`): :data:`FULL`, what the README's figures measure, and
 :data:`QUICK`, a smoke run of a few seconds. Figures are measured here only (never in timed
 unit tests). May import the standard library, the rules core and the public API of the
@@ -29,6 +31,8 @@ SECTIONS: Final[dict[str, str]] = {
     "MCTS simulations/s included",
     "bots": "MCTS simulations/s, time per move of each level",
     "envs": "RL adapters' moves/s beside the raw engine's (needs the rl extra)",
+    "ladder": "the RL ladder's opponents: env steps/s and step cost against each rung, the neural "
+    "bot's time per move (needs the rl extra)",
     "server": "concurrent games against a real server on loopback: moves/s, latency, lost moves "
     "(SQLite; PostgreSQL too when QUADROPOLIS_BENCH_POSTGRES_URL is set; needs the web extra)",
     "web": "the browser client in Chromium: page load and click-to-updated-table times "

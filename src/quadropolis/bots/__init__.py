@@ -1,5 +1,7 @@
-"""Bots: ``random``, ``greedy``, the search bot ``mcts`` and the difficulty levels ``easy``,
-``medium``, ``hard`` and ``expert`` (defined in :mod:`quadropolis.bots.levels`).
+"""Bots: ``random``, ``greedy`` (``greedy:epsilon=E``: a random legal move with probability
+E), the search bot ``mcts``, the learned bot ``neural`` (:mod:`quadropolis.bots.neural`, needs
+NumPy) and the difficulty levels ``easy``, ``medium``, ``neural``, ``hard`` and ``expert``
+(defined in :mod:`quadropolis.bots.levels`).
 
 Every bot implements :class:`Bot` (``choose(observation, rng) -> Move``) and only ever sees
 an observation with the seed hidden (:func:`observe`). Build one from a spec with

@@ -1,5 +1,5 @@
-"""The difficulty levels, defined in one place: what ``easy``, ``medium``, ``hard`` and
-``expert`` are, for the terminal game, the server, the browser's lobby and the arena.
+"""The difficulty levels, defined in one place: what ``easy``, ``medium``, ``neural``, ``hard``
+and ``expert`` are, for the terminal game, the server, the browser's lobby and the arena.
 
 A search level is an iteration budget (deterministic: the same seed and moves give the same
 game on any machine) plus a time cap that only a slow machine reaches: on a machine like
@@ -64,6 +64,10 @@ LEVELS: Final[dict[str, str]] = {
         "of the time. Instant."
     ),
     "medium": "A casual player that looks a few turns ahead with a short search. About 0.1 s a move.",
+    "neural": (
+        "A learned player: a small neural network trained on a strong search, weighing what each move "
+        "scores at once against what it leads to. Instant."
+    ),
     "hard": (
         "A strong player: a deeper search that beats the one-move-ahead greedy bot in about 9 games "
         "of 10. Under a second a move."
@@ -74,7 +78,10 @@ LEVELS: Final[dict[str, str]] = {
 #: The same levels in their settings (``quadropolis arena --help``, the README).
 LEVEL_DETAILS: Final[dict[str, str]] = {
     "easy": f"greedy, but a random legal move {EASY_EPSILON:.0%} of the time (instant)",
-    **{name: describe(level) for name, level in SEARCH_LEVELS.items()},
+    "medium": describe(SEARCH_LEVELS["medium"]),
+    "neural": "a small network scoring each move from greedy's exact values (bots/neural.py; NumPy; "
+    "under a millisecond a move)",
+    **{name: describe(SEARCH_LEVELS[name]) for name in ("hard", "expert")},
 }
 
 __all__ = ["EASY_EPSILON", "LEVELS", "LEVEL_DETAILS", "SEARCH_LEVELS", "SearchLevel", "describe"]

@@ -17,9 +17,10 @@ from ..errors import ConfigError, quote
 from .base import Bot
 from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS
 from .mcts import MCTSBot
+from .neural import NeuralBot
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
-BOT_NAMES: Final = ("random", "greedy", "mcts", *LEVELS)
+BOT_NAMES: Final = ("random", "greedy", "mcts", *(n for n in LEVELS if n != "neural"), "neural")
 #: Iterations per take of a plain ``mcts`` spec.
 MCTS_ITERATIONS: Final = 1000
 
@@ -152,6 +153,17 @@ def _search_bot(
     )
 
 
+def _greedy_bot(spec: str, opts: dict[str, str]) -> Bot:
+    """``greedy``, or with ``epsilon=E`` (0 to 1; popped from ``opts``) greedy playing a
+    uniformly random legal move with probability E, drawn from the bot's RNG (seeded)."""
+    epsilon = _number(spec, opts, "epsilon", float, zero_ok=True)
+    if epsilon is None:
+        return GreedyBot()
+    if epsilon > 1:
+        raise ConfigError(f"bot {spec!r}: epsilon must be at most 1")
+    return EpsilonGreedyBot(epsilon, name=spec.strip())
+
+
 def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False, time_caps: bool = True) -> Bot:
     """A bot from its spec (see the module docstring). ``workers`` overrides the number of
     search processes of MCTS-based bots (the arena runs games in parallel instead, so it
@@ -176,7 +188,9 @@ def make_bot(spec: str, *, workers: int | None = None, trusted: bool = False, ti
     if name == "random":
         bot = RandomBot()
     elif name == "greedy":
-        bot = GreedyBot()
+        bot = _greedy_bot(spec, opts)
+    elif name == "neural":
+        bot = NeuralBot()  # NumPy is imported only now: a clear ConfigError without it
     elif name == "easy":
         bot = EpsilonGreedyBot(EASY_EPSILON, name="easy")
     elif name == "mcts" or name in SEARCH_LEVELS:

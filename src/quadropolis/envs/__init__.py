@@ -18,7 +18,8 @@ the rewards of a step).
 The research kit around them: opponents as objects (:mod:`.opponents`: bot specs, bots or
 policies, and :class:`PolicyBot`, a policy playing as a bot), self-play and a league
 (:class:`quadropolis.envs.selfplay.SelfPlay`), the evaluation protocol (:func:`evaluate`,
-:mod:`.evaluation`) and pictures of the table (:mod:`.picture`, ``render_mode="rgb_array"``).
+:mod:`.evaluation`), a cheap ladder of opponents (:data:`LADDER`, :mod:`.ladder`) and
+pictures of the table (:mod:`.picture`, ``render_mode="rgb_array"``).
 
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open-spiel): ``pip install
 'quadropolis[rl]'``. Importing this package needs numpy only (gymnasium and PettingZoo, when
@@ -54,6 +55,7 @@ from .encoding import (
     views,
 )
 from .evaluation import LADDER_RATINGS, Evaluation, evaluate
+from .ladder import LADDER, Rung, ladder_specs
 from .opponents import PolicyBot, as_policy, make_opponent
 
 if TYPE_CHECKING:
@@ -133,6 +135,7 @@ __all__ = [
     "ACTION_DISCARD",
     "GYM_ID",
     "KIND_CODES",
+    "LADDER",
     "LADDER_RATINGS",
     "LAYOUT",
     "NUM_ACTIONS",
@@ -145,12 +148,14 @@ __all__ = [
     "Evaluation",
     "Part",
     "PolicyBot",
+    "Rung",
     "action_mask",
     "action_to_move",
     "as_policy",
     "encode",
     "evaluate",
     "final_rewards",
+    "ladder_specs",
     "layout_table",
     "legal_actions",
     "load_openspiel_game",

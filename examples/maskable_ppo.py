@@ -1,0 +1,79 @@
+"""MaskablePPO (sb3-contrib) on ``Quadropolis-v1`` against the ladder of opponents.
+
+Each episode's opponent is drawn (seeded) from ``--opponents``, by default the cheap rungs of
+:data:`quadropolis.envs.LADDER` from ``random`` to ``greedy``; observations are normalised
+(``normalize=True``), and the masks come from the env's ``action_masks()``. At the end the
+policy is evaluated with :func:`quadropolis.envs.evaluate` (deterministic actions) against
+``random`` and ``greedy`` and saved. Needs ``pip install 'quadropolis[rl,train]'``::
+
+    python examples/maskable_ppo.py --steps 200000 --out ppo-classic
+    python examples/maskable_ppo.py --mode expert --opponents random greedy:epsilon=0.6 --steps 50000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+from sb3_contrib import MaskablePPO
+
+from quadropolis.envs import evaluate, ladder_specs, make_gym_env
+
+
+class LadderOpponents(gymnasium.Wrapper[Any, Any, Any, Any]):
+    """Draws each episode's opponent from ``opponents`` (specs), seeded, before the reset."""
+
+    def __init__(self, env: Any, opponents: Sequence[str], seed: int) -> None:
+        super().__init__(env)
+        self.choices = list(opponents)
+        self.rng = random.Random(seed)
+
+    def reset(self, **kwargs: Any) -> Any:
+        self.env.unwrapped.set_opponents(self.rng.choice(self.choices))
+        return self.env.reset(**kwargs)
+
+    def action_masks(self) -> Any:
+        return self.env.unwrapped.action_masks()
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--mode", choices=("classic", "expert"), default="classic")
+    default = [s for s in ladder_specs() if s != "neural"]
+    p.add_argument("--opponents", nargs="+", default=default, help="bot specs, one drawn per episode")
+    p.add_argument("--steps", type=int, default=200_000, help="agent steps of training")
+    p.add_argument("--n-steps", type=int, default=2048, help="steps per rollout")
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default=None, help="save the model here (a .zip)")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Train, evaluate and (with ``--out``) save; returns the model and its evaluations."""
+    args = parse(argv)
+    env = LadderOpponents(make_gym_env(mode=args.mode, normalize=True), args.opponents, args.seed)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch, seed=args.seed, verbose=0, device="cpu"
+    )
+    model.learn(total_timesteps=args.steps)
+    results: dict[str, Any] = {"model": model}
+    for opponent in ("random", "greedy"):
+        result = evaluate(
+            model, opponent, mode=args.mode, games=args.eval_games, seed=args.seed, normalize=True
+        )
+        results[opponent] = result
+        print(f"after {args.steps} steps, against {opponent}: {result}")
+    if args.out:
+        model.save(args.out)
+    return results
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
