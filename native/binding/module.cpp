@@ -301,9 +301,9 @@ struct PyTypes {
 };
 PyTypes types;  // strong references, kept for the life of the process
 
-const char* const BUILDING_FIELDS[4] = {"type", "floors", "vp", "tree"};
-const char* const SCORE_FIELDS[5] = {"total", "breakdown", "inhabitants_placed", "empty_squares", "placement"};
-const char* const PLACEMENT_FIELDS[6] = {"activated",          "customers",     "absorbing_parks",
+const char* const building_slots[4] = {"type", "floors", "vp", "tree"};
+const char* const score_slots[5] = {"total", "breakdown", "inhabitants_placed", "empty_squares", "placement"};
+const char* const placement_slots[6] = {"activated",          "customers",     "absorbing_parks",
                                          "removed",            "unused_inhabitants", "unused_energy"};
 
 // The member descriptor of slot `name` defined by class `cls` itself (borrowed).
@@ -334,9 +334,9 @@ void use_types(nb::handle moves, nb::handle building, nb::handle score, nb::hand
     t.building = slotted_class(building, "building");
     t.score = slotted_class(score, "score");
     t.placement = slotted_class(placement, "placement");
-    for (int i = 0; i < 4; i++) t.building_fields[i] = slot_descriptor(t.building, BUILDING_FIELDS[i]);
-    for (int i = 0; i < 5; i++) t.score_fields[i] = slot_descriptor(t.score, SCORE_FIELDS[i]);
-    for (int i = 0; i < 6; i++) t.placement_fields[i] = slot_descriptor(t.placement, PLACEMENT_FIELDS[i]);
+    for (int i = 0; i < 4; i++) t.building_fields[i] = slot_descriptor(t.building, building_slots[i]);
+    for (int i = 0; i < 5; i++) t.score_fields[i] = slot_descriptor(t.score, score_slots[i]);
+    for (int i = 0; i < 6; i++) t.placement_fields[i] = slot_descriptor(t.placement, placement_slots[i]);
     nb::dict breakdown;
     for (int i = 0; i < CATEGORY_COUNT; i++) {
         nb::handle name = PyTuple_GET_ITEM(categories.ptr(), i);
@@ -428,7 +428,7 @@ int64_t building_field(PyObject* d, PyObject* building, int field, long square) 
         if (truth < 0) throw nb::python_error();
         return truth;
     }
-    return to_int(value, BUILDING_FIELDS[field], square);
+    return to_int(value, building_slots[field], square);
 }
 
 // The cells of a list or tuple of Building or None, at most MAX_CITY_SQUARES of them
