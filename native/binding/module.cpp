@@ -379,17 +379,18 @@ PyObject* small_tuple_object(const int8_t* values, int n) {
 nb::object score_object(const CityScore& s) {
     const PyTypes& t = ready_types();
     const Placement& p = s.placement;
+    for (int count : {p.activated_count, p.customers_count, p.absorbing_count, p.removed_count})
+        if (count < 0 || count > MAX_CITY_SQUARES) throw std::logic_error("a placement list is out of range");
     nb::object placement = nb::steal(t.placement->tp_alloc(t.placement, 0));
     if (!placement.is_valid()) throw nb::python_error();
+    PyObject* const* f = t.placement_fields;
     PyObject* customers = PyTuple_New(p.customers_count);
-    if (!customers) throw nb::python_error();
+    set_slot(f[1], placement.ptr(), customers);  // owned by the placement from here (or freed)
     for (int i = 0; i < p.customers_count; i++) {
         const int8_t pair[2] = {p.customer_square[i], p.customers[i]};
         PyTuple_SET_ITEM(customers, i, small_tuple_object(pair, 2));
     }
-    PyObject* const* f = t.placement_fields;
     set_slot(f[0], placement.ptr(), small_tuple_object(p.activated, p.activated_count));
-    set_slot(f[1], placement.ptr(), customers);
     set_slot(f[2], placement.ptr(), small_tuple_object(p.absorbing_parks, p.absorbing_count));
     set_slot(f[3], placement.ptr(), small_tuple_object(p.removed, p.removed_count));
     set_slot(f[4], placement.ptr(), PyLong_FromLong(p.unused_inhabitants));
