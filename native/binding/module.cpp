@@ -19,7 +19,9 @@
 //   368-371 inhabitants per player (0 beyond `players`)   372-375 energy per player
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <structmember.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "quadropolis/fields.hpp"
@@ -282,6 +284,221 @@ nb::tuple score_cells(nb::handle mode, nb::handle cells, nb::handle inhabitants,
     return score_tuple(score);
 }
 
+// ---- The Python engine's own types (set once by use_types) ----
+// The hot entry points hand back Move objects and CityScore/Placement objects built here,
+// and read Building objects in place: converting tuples to those types in Python cost more
+// than the engine's work (a Placement and a CityScore set slot by slot, a Move looked up per
+// move number, four attributes read per square). The classes are frozen slotted
+// dataclasses: objects are allocated as object.__new__ does and their fields set through
+// the classes' own member descriptors (the descriptor protocol checks the instance's type).
+struct PyTypes {
+    PyObject* moves = nullptr;  // tuple: the Move of each move number (quadropolis.moves.MOVES)
+    PyTypeObject* building = nullptr;
+    PyObject* building_fields[4] = {};  // type, floors, vp, tree
+    PyTypeObject* score = nullptr;
+    PyObject* score_fields[5] = {};  // total, breakdown, inhabitants_placed, empty_squares, placement
+    PyTypeObject* placement = nullptr;
+    PyObject* placement_fields[6] = {};  // activated, customers, absorbing_parks, removed, unused_*
+    PyObject* breakdown = nullptr;  // dict: every category of scoring.CATEGORIES, in order, to 0
+};
+PyTypes types;  // strong references, kept for the life of the process
+
+const char* const building_slots[4] = {"type", "floors", "vp", "tree"};
+const char* const score_slots[5] = {"total", "breakdown", "inhabitants_placed", "empty_squares", "placement"};
+const char* const placement_slots[6] = {"activated",          "customers",     "absorbing_parks",
+                                         "removed",            "unused_inhabitants", "unused_energy"};
+
+// The member descriptor of slot `name` defined by class `cls` itself (borrowed).
+PyObject* slot_descriptor(PyTypeObject* cls, const char* name) {
+    PyObject* d = cls->tp_dict ? PyDict_GetItemString(cls->tp_dict, name) : nullptr;
+    if (!d || !Py_IS_TYPE(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != cls ||
+        reinterpret_cast<PyMemberDescrObject*>(d)->d_member->type != T_OBJECT_EX)
+        throw nb::type_error((std::string(cls->tp_name) + "." + name + " must be a slot of the class").c_str());
+    return d;
+}
+
+// A class defined in Python whose instances object.__new__ makes (so that allocating one
+// with tp_alloc and filling its slots is what object.__new__ and the slots' setters do).
+PyTypeObject* slotted_class(nb::handle cls, const char* what) {
+    if (!PyType_Check(cls.ptr())) throw nb::type_error((std::string(what) + " must be a class").c_str());
+    PyTypeObject* t = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    if (!PyType_HasFeature(t, Py_TPFLAGS_HEAPTYPE) || t->tp_new != PyBaseObject_Type.tp_new)
+        throw nb::type_error((std::string(what) + " must be a class defined in Python, made by object.__new__").c_str());
+    return t;
+}
+
+void use_types(nb::handle moves, nb::handle building, nb::handle score, nb::handle placement, nb::handle categories) {
+    if (!PyTuple_Check(moves.ptr()) || PyTuple_GET_SIZE(moves.ptr()) != MOVE_COUNT)
+        throw nb::type_error(("moves must be a tuple of the " + std::to_string(MOVE_COUNT) + " moves").c_str());
+    if (!PyTuple_Check(categories.ptr()) || PyTuple_GET_SIZE(categories.ptr()) != CATEGORY_COUNT)
+        throw nb::type_error(("categories must be a tuple of " + std::to_string(CATEGORY_COUNT) + " str").c_str());
+    PyTypes t;
+    t.building = slotted_class(building, "building");
+    t.score = slotted_class(score, "score");
+    t.placement = slotted_class(placement, "placement");
+    for (int i = 0; i < 4; i++) t.building_fields[i] = slot_descriptor(t.building, building_slots[i]);
+    for (int i = 0; i < 5; i++) t.score_fields[i] = slot_descriptor(t.score, score_slots[i]);
+    for (int i = 0; i < 6; i++) t.placement_fields[i] = slot_descriptor(t.placement, placement_slots[i]);
+    nb::dict breakdown;
+    for (int i = 0; i < CATEGORY_COUNT; i++) {
+        nb::handle name = PyTuple_GET_ITEM(categories.ptr(), i);
+        if (!PyUnicode_CheckExact(name.ptr())) throw nb::type_error("categories must be a tuple of str");
+        breakdown[name] = 0;
+    }
+    if (PyDict_GET_SIZE(breakdown.ptr()) != CATEGORY_COUNT) throw nb::value_error("categories must be distinct");
+    // Everything checked: take the references (a second call leaves the first call's ones
+    // alive, as the classes are).
+    t.moves = Py_NewRef(moves.ptr());
+    for (PyObject* o : {building.ptr(), score.ptr(), placement.ptr()}) Py_INCREF(o);
+    for (PyObject* d : t.building_fields) Py_INCREF(d);
+    for (PyObject* d : t.score_fields) Py_INCREF(d);
+    for (PyObject* d : t.placement_fields) Py_INCREF(d);
+    t.breakdown = breakdown.release().ptr();
+    types = t;
+}
+
+const PyTypes& ready_types() {
+    if (!types.moves) throw std::runtime_error("quadropolis._native.use_types has not been called");
+    return types;
+}
+
+// Sets `obj`'s slot through descriptor `d`; steals `value` (NULL: a Python error is set).
+void set_slot(PyObject* d, PyObject* obj, PyObject* value) {
+    if (!value) throw nb::python_error();
+    const int failed = Py_TYPE(d)->tp_descr_set(d, obj, value);
+    Py_DECREF(value);
+    if (failed) throw nb::python_error();
+}
+
+PyObject* small_tuple_object(const int8_t* values, int n) {
+    PyObject* t = PyTuple_New(n);
+    if (!t) throw nb::python_error();
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(values[i]));  // small ints: cached
+    return t;
+}
+
+// The scoring.CityScore (with its Placement) of `s`.
+nb::object score_object(const CityScore& s) {
+    const PyTypes& t = ready_types();
+    const Placement& p = s.placement;
+    for (int count : {p.activated_count, p.customers_count, p.absorbing_count, p.removed_count})
+        if (count < 0 || count > MAX_CITY_SQUARES) throw std::logic_error("a placement list is out of range");
+    nb::object placement = nb::steal(t.placement->tp_alloc(t.placement, 0));
+    if (!placement.is_valid()) throw nb::python_error();
+    PyObject* const* f = t.placement_fields;
+    PyObject* customers = PyTuple_New(p.customers_count);
+    set_slot(f[1], placement.ptr(), customers);  // owned by the placement from here (or freed)
+    for (int i = 0; i < p.customers_count; i++) {
+        const int8_t pair[2] = {p.customer_square[i], p.customers[i]};
+        PyTuple_SET_ITEM(customers, i, small_tuple_object(pair, 2));
+    }
+    set_slot(f[0], placement.ptr(), small_tuple_object(p.activated, p.activated_count));
+    set_slot(f[2], placement.ptr(), small_tuple_object(p.absorbing_parks, p.absorbing_count));
+    set_slot(f[3], placement.ptr(), small_tuple_object(p.removed, p.removed_count));
+    set_slot(f[4], placement.ptr(), PyLong_FromLong(p.unused_inhabitants));
+    set_slot(f[5], placement.ptr(), PyLong_FromLong(p.unused_energy));
+    // A copy of the all-zero breakdown keeps the categories' order and needs no resizing.
+    PyObject* breakdown = PyDict_Copy(t.breakdown);
+    if (!breakdown) throw nb::python_error();
+    nb::object owned = nb::steal(breakdown);
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *key, *zero;
+    while (PyDict_Next(t.breakdown, &pos, &key, &zero)) {
+        PyObject* value = PyLong_FromLong(s.breakdown[i++]);
+        if (!value || PyDict_SetItem(breakdown, key, value) < 0) {
+            Py_XDECREF(value);
+            throw nb::python_error();
+        }
+        Py_DECREF(value);
+    }
+    nb::object score = nb::steal(t.score->tp_alloc(t.score, 0));
+    if (!score.is_valid()) throw nb::python_error();
+    f = t.score_fields;
+    set_slot(f[0], score.ptr(), PyLong_FromLong(s.total));
+    set_slot(f[1], score.ptr(), owned.release().ptr());
+    set_slot(f[2], score.ptr(), PyLong_FromLong(s.inhabitants_placed));
+    set_slot(f[3], score.ptr(), PyLong_FromLong(s.empty_squares));
+    set_slot(f[4], score.ptr(), placement.release().ptr());
+    return score;
+}
+
+// Reads field `d` of a Building: an int (`tree`: its truth value).
+int64_t building_field(PyObject* d, PyObject* building, int field, long square) {
+    nb::object value = nb::steal(Py_TYPE(d)->tp_descr_get(d, building, nullptr));
+    if (!value.is_valid()) throw nb::python_error();
+    if (field == 3) {
+        const int truth = PyObject_IsTrue(value.ptr());
+        if (truth < 0) throw nb::python_error();
+        return truth;
+    }
+    return to_int(value, building_slots[field], square);
+}
+
+// The cells of a list or tuple of Building or None, at most MAX_CITY_SQUARES of them
+// (more: ValueError); a square holding anything else is a ValueError too.
+size_t building_cells(nb::handle buildings, int64_t* cells) {
+    const PyTypes& t = ready_types();
+    PyObject* seq = buildings.ptr();
+    const bool list = PyList_Check(seq);
+    if (!list && !PyTuple_Check(seq)) throw nb::type_error("buildings must be a list or tuple of Building or None");
+    const Py_ssize_t n = list ? PyList_GET_SIZE(seq) : PyTuple_GET_SIZE(seq);
+    if (n > MAX_CITY_SQUARES)
+        throw nb::value_error(("a city has at most " + std::to_string(MAX_CITY_SQUARES) + " squares, got " +
+                               std::to_string(n)).c_str());
+    for (Py_ssize_t q = 0; q < n; q++) {
+        PyObject* b = list ? PyList_GET_ITEM(seq, q) : PyTuple_GET_ITEM(seq, q);
+        int64_t* cell = cells + q * 4;
+        if (b == Py_None) {
+            cell[0] = -1, cell[1] = cell[2] = cell[3] = 0;
+            continue;
+        }
+        if (!Py_IS_TYPE(b, t.building))
+            throw nb::value_error(("square " + std::to_string(q) + " holds neither a Building nor None").c_str());
+        for (int k = 0; k < 4; k++) cell[k] = building_field(t.building_fields[k], b, k, static_cast<long>(q));
+    }
+    return static_cast<size_t>(n) * 4;
+}
+
+nb::object score_buildings(nb::handle mode, nb::handle buildings, nb::handle inhabitants, nb::handle energy,
+                           nb::handle all_parks_absorb) {
+    int64_t cells[MAX_CITY_SQUARES * 4];
+    const size_t n = building_cells(buildings, cells);
+    City city;
+    std::string error;
+    if (!fields::city_from_cells(to_int(mode, "mode"), cells, n, to_int(inhabitants, "inhabitants"),
+                                 to_int(energy, "energy"), city, error))
+        throw nb::value_error(("invalid city: " + error).c_str());
+    CityScore score;
+    score_city(city, to_bool(all_parks_absorb, "all_parks_absorb"), score);
+    return score_object(score);
+}
+
+// A whole random game from random.Random(seed), played in place: (the Moves played, the
+// CityScore of every seat's city with the state's all_parks_absorb).
+nb::tuple random_game(State& s, nb::handle seed) {
+    const PyTypes& t = ready_types();
+    Random rng = seeded(seed);
+    uint8_t played[MAX_GAME_MOVES];
+    const int count = random_playout(s, rng, played);
+    PyObject* moves = PyList_New(count);
+    if (!moves) throw nb::python_error();
+    nb::object owned = nb::steal(moves);
+    for (int i = 0; i < count; i++) {
+        if (played[i] >= MOVE_COUNT) throw std::logic_error("a playout returned a move number out of range");
+        PyList_SET_ITEM(moves, i, Py_NewRef(PyTuple_GET_ITEM(t.moves, played[i])));  // MOVE_COUNT entries
+    }
+    const int players = s.config.players;
+    PyObject* scores = PyTuple_New(players);
+    if (!scores) throw nb::python_error();
+    nb::object owned_scores = nb::steal(scores);
+    for (int p = 0; p < players; p++) {
+        CityScore score;
+        score_city(city_of(s, p), s.config.all_parks_absorb, score);
+        PyTuple_SET_ITEM(scores, p, score_object(score).release().ptr());
+    }
+    return nb::make_tuple(owned, owned_scores);
+}
+
 }  // namespace
 
 NB_MODULE(_native, m) {
@@ -298,11 +515,16 @@ NB_MODULE(_native, m) {
         .def("score", &score_player, nb::arg("player"), nb::arg("all_parks_absorb"))
         .def("random_playout", &playout, nb::arg("mt"))
         .def("random_playout_seeded", &playout_seeded, nb::arg("seed"))
+        .def("random_game", &random_game, nb::arg("seed"))
         .def("greedy_values", &greedy_list)
         .def("search", &search_tree, nb::arg("seed"), nb::arg("iterations").none(), nb::arg("seconds").none(), nb::arg("c"),
              nb::arg("pw_c"), nb::arg("pw_alpha"), nb::arg("horizon").none(), nb::arg("credit"), nb::arg("bias"));
     m.def("new_state", &make_new_state, nb::arg("mode"), nb::arg("players"), nb::arg("seed"), nb::arg("first_player"),
           nb::arg("square_variant"), nb::arg("all_parks_absorb") = nb::bool_(false));
+    m.def("use_types", &use_types, nb::arg("moves"), nb::arg("building"), nb::arg("score"), nb::arg("placement"),
+          nb::arg("categories"));
+    m.def("score_buildings", &score_buildings, nb::arg("mode"), nb::arg("buildings"), nb::arg("inhabitants"),
+          nb::arg("energy"), nb::arg("all_parks_absorb"));
     m.def("score_city", &score_cells, nb::arg("mode"), nb::arg("cells"), nb::arg("inhabitants"), nb::arg("energy"),
           nb::arg("all_parks_absorb"));
     register_vector_env(m);

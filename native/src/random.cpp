@@ -25,30 +25,81 @@ constexpr std::array<uint32_t, N> initial_words() {
 }
 constexpr std::array<uint32_t, N> INITIAL = initial_words();
 
-}  // namespace
-
-void Random::init_by_array(const uint32_t* key, size_t length) {
-    std::memcpy(mt_, INITIAL.data(), sizeof mt_);
+// CPython's init_by_array, for a key of any length (longer than N words: the general loop).
+// (The general loop, for keys of N words or more; shorter ones go through Random::mix.)
+void init_by_array_words(uint32_t* mt, const uint32_t* key, size_t length) {
+    std::memcpy(mt, INITIAL.data(), sizeof(uint32_t) * N);
     size_t i = 1, j = 0;
-    for (size_t k = length > static_cast<size_t>(N) ? length : N; k; k--) {
-        mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525U)) + key[j] + static_cast<uint32_t>(j);
+    for (size_t k = length; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + static_cast<uint32_t>(j);
         i++;
         j++;
         if (i >= static_cast<size_t>(N)) {
-            mt_[0] = mt_[N - 1];
+            mt[0] = mt[N - 1];
             i = 1;
         }
         if (j >= length) j = 0;
     }
     for (size_t k = N - 1; k; k--) {
-        mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
         i++;
         if (i >= static_cast<size_t>(N)) {
-            mt_[0] = mt_[N - 1];
+            mt[0] = mt[N - 1];
             i = 1;
         }
     }
-    mt_[0] = 0x80000000U;
+    mt[0] = 0x80000000U;
+}
+
+}  // namespace
+
+// init_by_array's two mixing passes for COUNT generators whose keys have the same length
+// (under N words), in lockstep. Each chain's last word stays in a register (reading it back
+// from memory added a store-forwarding delay to every step of the chain), the first pass
+// reads init_genrand(19650218)'s words from the compile-time table instead of a copy, the
+// generators' words and keys sit at fixed strides from one base (no pointer per generator to
+// keep in registers), and the chains are independent, so the CPU overlaps them. Step for step
+// CPython's loops: the first pass runs N steps (i = 1..N-1, then i = 1 again after the wrap),
+// the second N-1 steps (i = 2..N-1, then i = 1); mt[0] is only ever read as the word before
+// mt[1] (the register).
+template <int COUNT>
+void Random::mix(Random* g, const uint32_t (*keys)[KEY_WORDS], size_t length) {
+    uint32_t prev[COUNT];
+    for (int k = 0; k < COUNT; k++) prev[k] = INITIAL[0];
+    size_t j = 0;
+    for (int i = 1; i < N; i++) {
+        const uint32_t add = static_cast<uint32_t>(j);
+        for (int k = 0; k < COUNT; k++) {
+            prev[k] = (INITIAL[i] ^ ((prev[k] ^ (prev[k] >> 30)) * 1664525U)) + keys[k][j] + add;
+            g[k].mt_[i] = prev[k];
+        }
+        if (++j >= length) j = 0;
+    }
+    for (int k = 0; k < COUNT; k++) {
+        prev[k] = (g[k].mt_[1] ^ ((prev[k] ^ (prev[k] >> 30)) * 1664525U)) + keys[k][j] + static_cast<uint32_t>(j);
+        g[k].mt_[1] = prev[k];
+    }
+    for (int i = 2; i < N; i++)
+        for (int k = 0; k < COUNT; k++) {
+            prev[k] = (g[k].mt_[i] ^ ((prev[k] ^ (prev[k] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
+            g[k].mt_[i] = prev[k];
+        }
+    for (int k = 0; k < COUNT; k++) {
+        g[k].mt_[1] = (g[k].mt_[1] ^ ((prev[k] ^ (prev[k] >> 30)) * 1566083941U)) - 1U;
+        g[k].mt_[0] = 0x80000000U;
+        g[k].index_ = N;
+        g[k].twisted_ = N;
+    }
+}
+
+void Random::init_by_array(const uint32_t* key, size_t length) {
+    if (length <= KEY_WORDS) {
+        uint32_t padded[1][KEY_WORDS];
+        std::memcpy(padded[0], key, length * sizeof(uint32_t));
+        mix<1>(this, padded, length);
+        return;
+    }
+    init_by_array_words(mt_, key, length);
     index_ = N;
     twisted_ = N;
 }
@@ -83,50 +134,31 @@ size_t Random::text_key(const char* text, size_t length, uint32_t* key) {
 
 bool Random::seed_text(const char* text, size_t length) {
     if (length > MAX_TEXT) return false;
-    uint32_t key[(MAX_TEXT + 64) / 4 + 1];
-    init_by_array(key, text_key(text, length, key));
+    uint32_t key[1][KEY_WORDS];
+    mix<1>(this, key, text_key(text, length, key[0]));
     return true;
 }
 
 bool Random::seed_texts(Random* generators, const char* const* texts, const size_t* lengths, int count) {
+    using Mixer = void (*)(Random*, const uint32_t (*)[KEY_WORDS], size_t);
+    static constexpr Mixer MIXERS[MAX_BATCH] = {mix<1>, mix<2>, mix<3>, mix<4>, mix<5>, mix<6>, mix<7>, mix<8>};
+    static_assert(MAX_BATCH == 8, "one mixer per batch size");
     if (count < 1 || count > MAX_BATCH) return false;
     for (int g = 0; g < count; g++)
         if (lengths[g] > MAX_TEXT) return false;
-    uint32_t keys[MAX_BATCH][(MAX_TEXT + 64) / 4 + 1];
-    size_t key_words[MAX_BATCH], j[MAX_BATCH];
+    uint32_t keys[MAX_BATCH][KEY_WORDS];
+    size_t key_words[MAX_BATCH];
+    bool same_length = true;
     for (int g = 0; g < count; g++) {
-        key_words[g] = text_key(texts[g], lengths[g], keys[g]);
-        j[g] = 0;
-        std::memcpy(generators[g].mt_, INITIAL.data(), sizeof generators[g].mt_);
+        key_words[g] = text_key(texts[g], lengths[g], keys[g]);  // at most 80 words: under N
+        same_length = same_length && key_words[g] == key_words[0];
     }
-    // init_by_array, step for step, for every generator: keys are at most 80 words (< N), so
-    // every first loop runs N steps and the index i moves the same way in all of them.
-    size_t i = 1;
-    for (size_t k = N; k; k--) {
-        for (int g = 0; g < count; g++) {
-            uint32_t* mt = generators[g].mt_;
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + keys[g][j[g]] + static_cast<uint32_t>(j[g]);
-            if (++j[g] >= key_words[g]) j[g] = 0;
-        }
-        if (++i >= static_cast<size_t>(N)) {
-            for (int g = 0; g < count; g++) generators[g].mt_[0] = generators[g].mt_[N - 1];
-            i = 1;
-        }
-    }
-    for (size_t k = N - 1; k; k--) {
-        for (int g = 0; g < count; g++) {
-            uint32_t* mt = generators[g].mt_;
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
-        }
-        if (++i >= static_cast<size_t>(N)) {
-            for (int g = 0; g < count; g++) generators[g].mt_[0] = generators[g].mt_[N - 1];
-            i = 1;
-        }
-    }
-    for (int g = 0; g < count; g++) {
-        generators[g].mt_[0] = 0x80000000U;
-        generators[g].index_ = N;
-        generators[g].twisted_ = N;
+    // A game's round texts differ in one digit, so their keys have the same length: one
+    // lockstep run. Otherwise (never in a game) each generator is mixed alone.
+    if (same_length) {
+        MIXERS[count - 1](generators, keys, key_words[0]);
+    } else {
+        for (int g = 0; g < count; g++) mix<1>(generators + g, keys + g, key_words[g]);
     }
     return true;
 }

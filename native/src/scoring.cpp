@@ -26,7 +26,15 @@ constexpr int SQ = MAX_CITY_SQUARES;
 
 bool uses_energy(int type) { return type >= 0 && (t::USES_ENERGY_MASK >> type & 1u); }
 bool uses_inhabitant(int type) { return type >= 0 && (t::USES_INHABITANT_MASK >> type & 1u); }
-int popcount(uint64_t x) { return __builtin_popcountll(x); }
+// Inline bit counting: without -mpopcnt (the build targets any x86-64) __builtin_popcountll is
+// a call into libgcc per count (callgrind: 39,300 -> 34,700 instructions per Expert city
+// scored from Python, the binding's share included).
+int popcount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
 int lowest_bit(uint64_t x) { return __builtin_ctzll(x); }
 
 // A fixed-capacity list of squares.

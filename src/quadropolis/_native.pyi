@@ -6,6 +6,10 @@ impossible state."""
 import numpy as np
 import numpy.typing as npt
 
+from quadropolis.city import Building
+from quadropolis.moves import Move
+from quadropolis.scoring import CityScore, Placement
+
 #: The version of the state field tuple layout (bumped on any change).
 ABI: int
 
@@ -52,6 +56,10 @@ class State:
         """``random_playout`` with ``random.Random(seed)``: an int in the signed 64-bit range
         or a str of at most 256 UTF-8 bytes (ValueError otherwise); returns the move numbers
         played. The generator stays inside."""
+    def random_game(self, seed: int | str) -> tuple[list[Move], tuple[CityScore, ...]]:
+        """``random_playout_seeded`` then the optimal score of every seat's city (with this
+        state's ``all_parks_absorb``), as the Python engine's objects: the moves played and
+        the scores. Needs ``use_types`` (RuntimeError before it)."""
     def greedy_values(self) -> list[tuple[tuple[int, ...], int]]:
         """``[(value, move number)]`` of GreedyBot.values, in legal-move order."""
     def search(
@@ -168,3 +176,28 @@ class VectorGames:
         """A copy of game ``game``'s state."""
     def episode_seed(self, game: int) -> int: ...
     def agent_seat(self, game: int) -> int: ...
+
+def use_types(
+    moves: tuple[Move, ...],
+    building: type[Building],
+    score: type[CityScore],
+    placement: type[Placement],
+    categories: tuple[str, ...],
+) -> None:
+    """Hand over the Python engine's types once (quadropolis.native does at import): the
+    121 moves by number, the Building class read by ``score_buildings``, the CityScore and
+    Placement classes built by ``score_buildings`` and ``State.random_game``, and the 10
+    score categories in order. Each class must be defined in Python with the slots named in
+    docs/native.md (TypeError otherwise); nothing is kept unless all are valid."""
+
+def score_buildings(
+    mode: int,
+    buildings: list[Building | None] | tuple[Building | None, ...],
+    inhabitants: int,
+    energy: int,
+    all_parks_absorb: bool,
+) -> CityScore:
+    """``score_city`` for a list or tuple of the mode's 16 or 20 squares, each a
+    ``Building`` (exactly: not a subclass) or None, read in place; the CityScore built
+    directly. ValueError for a square holding anything else or a city the validation
+    refuses; RuntimeError before ``use_types``."""

@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # the stub's alias: the score tuple of quadropolis._native
 ABI: Final = 1
 if _native.ABI != ABI:
     raise ImportError(f"quadropolis._native has ABI {_native.ABI}, this module expects {ABI}: rebuild it")
+# The types the binding reads (Building) and builds (Move, CityScore, Placement) in place of
+# tuples that Python would convert: that conversion cost more than the engine's work.
+_native.use_types(MOVES, Building, CityScore, Placement, CATEGORIES)
 
 _MODE_INDEX: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 1}
 _MODES: Final = (Mode.CLASSIC, Mode.EXPERT)
@@ -181,23 +184,23 @@ def _city_score(t: ScoreTuple) -> CityScore:
 
 def score_city_native(city: City, *, all_parks_absorb: bool = False) -> CityScore:
     """:func:`quadropolis.scoring.score_city`, computed natively."""
-    cells = tuple(_cells(city.buildings))
-    t = _native.score_city(_MODE_INDEX[city.mode], cells, city.inhabitants, city.energy, all_parks_absorb)
-    return _city_score(t)
+    return _native.score_buildings(
+        _MODE_INDEX[city.mode], city.buildings, city.inhabitants, city.energy, all_parks_absorb
+    )
 
 
 def projected_score_native(state: GameState, player: int) -> CityScore:
-    """:func:`quadropolis.outcome.projected_score`, computed natively (the city's squares are
-    checked by the binding, so no :class:`City` is built)."""
-    cells = tuple(_cells(state.cities[player]))
-    t = _native.score_city(
-        _MODE_INDEX[state.config.mode],
-        cells,
+    """:func:`quadropolis.outcome.projected_score`, computed natively: the binding reads the
+    city's :class:`Building` objects and checks them (so no :class:`City` is built);
+    ``ValueError`` for a square it refuses."""
+    config = state.config
+    return _native.score_buildings(
+        _MODE_INDEX[config.mode],
+        state.cities[player],
         state.inhabitants[player],
         state.energy[player],
-        state.config.all_parks_absorb,
+        config.all_parks_absorb,
     )
-    return _city_score(t)
 
 
 def score_native(ns: _native.State, player: int, *, all_parks_absorb: bool = False) -> CityScore:
@@ -236,10 +239,7 @@ def random_game_native(config: GameConfig, seed: int | str) -> tuple[list[Move],
     and every city's optimal final score, as :func:`quadropolis.playout.random_game` gives
     them. The generator never crosses; ``seed``: an int in the signed 64-bit range or a str
     of at most 256 UTF-8 bytes (else ``ValueError``)."""
-    ns = new_native(config)
-    played = ns.random_playout_seeded(seed)
-    apa = config.all_parks_absorb
-    return [MOVES[k] for k in played], tuple(_city_score(ns.score(p, apa)) for p in range(config.players))
+    return new_native(config).random_game(seed)
 
 
 def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]:

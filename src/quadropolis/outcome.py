@@ -142,7 +142,8 @@ def outcome_of(scores: tuple[CityScore, ...]) -> Outcome:
     """The outcome of cities already scored (one per seat): the winners by R13."""
     keys = [rank_key(s) for s in scores]
     best = max(keys)
-    return Outcome(scores, tuple(p for p, k in enumerate(keys) if k == best))
+    # A list comprehension builds the tuple faster than a generator (every game's outcome).
+    return Outcome(scores, tuple([p for p, k in enumerate(keys) if k == best]))
 
 
 __all__ = [

@@ -165,6 +165,92 @@ def test_score_arguments() -> None:
         nat.score_city(0, list(empty), 0, 0, False)  # type: ignore[arg-type]
 
 
+def test_score_buildings_arguments() -> None:
+    """score_buildings reads Building objects in place: anything else on a square, a wrong
+    square count or a building no city can hold is refused with a message."""
+    empty: list[Building | None] = [None] * 16
+    score = nat.score_buildings(0, empty, 3, 2, False)
+    assert (score.total, score.breakdown["unused_inhabitants"], score.placement.unused_energy) == (-5, -3, 2)
+    tower = Building(BuildingType.TOWER_BLOCK)
+    assert (
+        nat.score_buildings(0, (tower, *empty[1:]), 0, 0, False).total
+        == nat.score_city(0, (0, 1, 0, 0, *(-1, 0, 0, 0) * 15), 0, 0, False)[0]
+    )
+
+    class Tower(Building):
+        __slots__ = ()
+
+    bad = [
+        (0, empty[:-1], 0, 0),
+        (0, [*empty, None], 0, 0),
+        (1, empty, 0, 0),
+        (0, [None] * 21, 0, 0),
+        (0, [(0, 1, 0, 0), *empty[1:]], 0, 0),
+        (0, [7, *empty[1:]], 0, 0),
+        (0, [Tower(BuildingType.TOWER_BLOCK), *empty[1:]], 0, 0),
+        (0, [Building(BuildingType.TOWER_BLOCK, floors=0), *empty[1:]], 0, 0),
+        (0, [Building(BuildingType.TOWER_BLOCK, floors=2**80), *empty[1:]], 0, 0),
+        (0, [Building(BuildingType.TOWER_BLOCK, floors=9), *empty[1:]], 0, 0),
+        (0, empty, -1, 0),
+        (0, empty, 0, 1000),
+        (2, empty, 0, 0),
+    ]
+    for mode, buildings, inhabitants, energy in bad:
+        with pytest.raises(ValueError) as e:
+            nat.score_buildings(mode, buildings, inhabitants, energy, False)  # type: ignore[arg-type]
+        assert str(e.value)
+    for args in [
+        (0, iter(empty), 0, 0, False),
+        (0, [Building(BuildingType.TOWER_BLOCK, floors="2"), *empty[1:]], 0, 0, False),  # type: ignore[arg-type]
+        (0, empty, 0.5, 0, False),
+        (0, empty, 0, 0, 0),
+    ]:
+        with pytest.raises(TypeError):
+            nat.score_buildings(*args)  # type: ignore[arg-type]
+
+
+def test_use_types_refuses_what_it_cannot_build() -> None:
+    """use_types checks every class and slot before keeping any: after a refused call the
+    types handed over by quadropolis.native still serve."""
+    from quadropolis.moves import MOVES
+    from quadropolis.scoring import CATEGORIES, CityScore, Placement
+
+    class Plain:
+        pass
+
+    good = (MOVES, Building, CityScore, Placement, CATEGORIES)
+    refused: list[tuple[object, ...]] = [
+        (MOVES[:-1], *good[1:]),
+        (list(MOVES), *good[1:]),
+        (MOVES, Building, Placement, CityScore, CATEGORIES),  # slots of the wrong class
+        (MOVES, Building, Plain, Placement, CATEGORIES),
+        (MOVES, Building, int, Placement, CATEGORIES),  # not defined in Python
+        (MOVES, Building, CityScore, "Placement", CATEGORIES),
+        (*good[:4], CATEGORIES[:-1]),
+        (*good[:4], (*CATEGORIES[:-1], 3)),
+    ]
+    for args in refused:
+        with pytest.raises(TypeError) as e:
+            nat.use_types(*args)  # type: ignore[arg-type]
+        assert str(e.value)
+    with pytest.raises(ValueError):
+        nat.use_types(MOVES, Building, CityScore, Placement, (*CATEGORIES[:-1], CATEGORIES[0]))
+    as_list: list[Building | None] = [None] * 16
+    as_tuple: tuple[Building | None, ...] = (None,) * 16
+    assert nat.score_buildings(0, as_list, 0, 0, False) == nat.score_buildings(0, as_tuple, 0, 0, False)
+
+
+def test_random_game_arguments() -> None:
+    s = nat.new_state(1, 2, 9, 0, False)
+    for seed in ("x" * 257, 2**64):
+        with pytest.raises(ValueError):
+            s.copy().random_game(seed)
+    with pytest.raises(TypeError):
+        s.copy().random_game(1.5)  # type: ignore[arg-type]
+    moves, scores = s.random_game(9)
+    assert s.is_over() and len(scores) == 2 and moves
+
+
 def test_playout_rng_state_is_checked() -> None:
     s = nat.State(tuple(_fields()))
     good = random.Random(3).getstate()[1]

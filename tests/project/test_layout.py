@@ -355,7 +355,9 @@ def test_the_binding_holds_no_game_logic() -> None:
     text = (NATIVE / "binding" / "module.cpp").read_text(encoding="utf-8")
     includes = {line.split()[1].strip('<>"') for line in text.splitlines() if line.startswith("#include")}
     public = {f"quadropolis/{p.name}" for p in (NATIVE / "include" / "quadropolis").glob("*.hpp")}
-    assert includes - public <= {"nanobind/nanobind.h", "nanobind/stl/string.h", "string"}
+    # structmember.h: the C API's member descriptor kinds (the Python classes' slots it reads).
+    allowed = {"nanobind/nanobind.h", "nanobind/stl/string.h", "structmember.h", "stdexcept", "string"}
+    assert includes - public <= allowed
     assert "quadropolis/tables.hpp" not in includes
     for forbidden in ("tables::", "TILE_", "DESIGNATED", "ELIGIBLE", "PLACE", "TAKE", "do_apply"):
         assert forbidden not in text, f"the binding uses {forbidden}"

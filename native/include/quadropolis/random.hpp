@@ -41,6 +41,10 @@ private:
     int index_ = WORDS;    // next word to hand out; WORDS: a new generation is due
     int twisted_ = WORDS;  // words of the current generation already twisted
     void init_by_array(const uint32_t* key, size_t length);
+    // The words of a str seed's key: the text (at most MAX_TEXT bytes) and its SHA-512.
+    static constexpr size_t KEY_WORDS = (MAX_TEXT + 64) / 4 + 1;
+    template <int COUNT>
+    static void mix(Random* generators, const uint32_t (*keys)[KEY_WORDS], size_t length);
     static size_t text_key(const char* text, size_t length, uint32_t* key);
     void twist_word(int k);
 };

@@ -9,7 +9,8 @@ spread through 2-player games (≥ 20×), and, with the ``rl`` extra, steps of t
 env against ``greedy`` (≥ 20×); and MCTS simulations per second in every mode and player count
 (the search issue's goal: ≥ 10×), the same search with the same settings: ``bots.mcts``'s
 Python search on the Python engine against the compiled search. Without the compiled engine
-the section says so and measures nothing."""
+the section says so and measures nothing. Each ratio is followed by its goal and a verdict
+(✓ reached, ✗ not reached)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,24 @@ from .report import Report, Workload
 
 #: The engines compared, in the order each run alternates them.
 _ENGINES = ("python", "native")
+
+#: The goal of each workload's ratio (the native engine issue's and the search issue's), by
+#: figure key; each ratio is followed by its verdict against the goal.
+GOALS = {
+    "score_expert_median": 20.0,
+    "playouts_classic_4p": 16.0,
+    "playouts_expert_2p": 16.0,
+    "greedy_move": 20.0,
+    "gym_step_greedy": 20.0,
+    **{f"mcts_{m.value}_{players}p": 10.0 for m in (Mode.CLASSIC, Mode.EXPERT) for players in (2, 3, 4)},
+}
+
+
+def verdict(report: Report, key: str, ratio: float) -> None:
+    """Report the goal of figure ``key`` with a one-line verdict: ✓ when ``ratio`` reaches it."""
+    goal = GOALS[key]
+    mark = "✓ reached" if ratio >= goal else "✗ not reached"
+    report(f"engines_{key}_goal", goal, "x", f"  goal {mark}")
 
 
 def _rate(work: Callable[[int], int], seconds: float) -> float:
@@ -188,9 +207,9 @@ def run(report: Report, repeat: int, work: Workload) -> None:
         "optimal scoring, full expert city, median: python",
     )
     report("engines_score_expert_median_native", medians["native"] * 1e3, "ms", "  native")
-    report(
-        "engines_score_expert_median_ratio", medians["python"] / medians["native"], "x", "  python / native"
-    )
+    ratio = medians["python"] / medians["native"]
+    report("engines_score_expert_median_ratio", ratio, "x", "  python / native")
+    verdict(report, "score_expert_median", ratio)
     cases: list[tuple[str, str, str, Callable[[int], int] | None]] = [
         ("playouts_classic_4p", "random playouts, classic 4 players (with scoring)", "games/s",
          playouts(Mode.CLASSIC, 4)),
@@ -214,4 +233,6 @@ def run(report: Report, repeat: int, work: Workload) -> None:
         rates = side_by_side(job, seconds, repeat)
         report(f"engines_{key}_python", rates["python"], unit, f"{label}: python")
         report(f"engines_{key}_native", rates["native"], unit, "  native")
-        report(f"engines_{key}_ratio", rates["native"] / rates["python"], "x", "  native / python")
+        ratio = rates["native"] / rates["python"]
+        report(f"engines_{key}_ratio", ratio, "x", "  native / python")
+        verdict(report, key, ratio)
