@@ -45,6 +45,9 @@ from .. import __version__
 from ..bots import LEVELS
 from ..state import TILE_BUILDING
 from ..tiles import TILES
+from .account_storage import AccountStore
+from .accounts import AccountService
+from .accounts_routes import router as accounts_router
 from .bot_pool import BotPool
 from .broker import make_broker
 from .data import OVER, PLAYING, WAITING, GameSummary
@@ -177,6 +180,7 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(service, settings.limits)
         await service.start()
         holder["runtime"] = Runtime(service, hub)
+        _app.state.accounts = AccountService(AccountStore(store.engine), service)  # issue 23
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
@@ -204,6 +208,7 @@ def create_app(settings: Settings) -> FastAPI:
         return holder["runtime"]
 
     _routes(app, runtime)
+    app.include_router(accounts_router)  # accounts and "My games" (issue 23): .accounts_routes
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
