@@ -47,7 +47,7 @@ def login(client: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Re
 def play_to_end(client: httpx.Client, game: str) -> dict[str, Any]:
     """Play the first legal move of the seat to move, through the account, until the end."""
     while True:
-        view = client.get(f"/api/me/games/{game}").json()
+        view: dict[str, Any] = client.get(f"/api/me/games/{game}").json()
         if view["status"] == "over":
             return view
         body = {"seat": view["to_move"], "version": view["version"], "move": view["legal_moves"][0]}

@@ -50,7 +50,7 @@ class SessionRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
 
-    __table_args__ = (Index(None, "account_id"),)
+    __table_args__ = (Index(None, "account_id"), Index(None, "expires_at"))
 
 
 class AccountSeatRow(Base):
@@ -152,7 +152,10 @@ class AccountStore:
     # --- sessions ----------------------------------------------------------------------
 
     def insert_session(self, id_hash: bytes, account_id: int, now: float, expires_at: float) -> None:
+        """Store a new session; expired ones are deleted in the same transaction (so the
+        table holds only live sessions and those expired since the last login)."""
         with self._session.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.expires_at <= now))
             s.add(SessionRow(id_hash=id_hash, account_id=account_id, created_at=now, expires_at=expires_at))
 
     def session_account(self, id_hash: bytes, now: float) -> AccountData | None:
@@ -168,10 +171,6 @@ class AccountStore:
     def delete_session(self, id_hash: bytes) -> None:
         with self._session.begin() as s:
             s.execute(delete(SessionRow).where(SessionRow.id_hash == id_hash))
-
-    def delete_expired_sessions(self, now: float) -> None:
-        with self._session.begin() as s:
-            s.execute(delete(SessionRow).where(SessionRow.expires_at <= now))
 
     # --- seats -------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id_hash", name=op.f("pk_account_sessions")),
     )
     op.create_index(op.f("ix_account_sessions_account_id"), "account_sessions", ["account_id"])
+    op.create_index(op.f("ix_account_sessions_expires_at"), "account_sessions", ["expires_at"])
     op.create_table(
         "account_seats",
         sa.Column("game_id", sa.String(length=32), nullable=False),
@@ -65,6 +66,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index(op.f("ix_account_seats_account_id_game_id"), table_name="account_seats")
     op.drop_table("account_seats")
+    op.drop_index(op.f("ix_account_sessions_expires_at"), table_name="account_sessions")
     op.drop_index(op.f("ix_account_sessions_account_id"), table_name="account_sessions")
     op.drop_table("account_sessions")
     op.drop_table("accounts")
