@@ -33,7 +33,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
 from .account_storage import AccountData, AccountStore, HeldGame, UsernameTaken
-from .errors import Forbidden, NotFound, RateLimited, ServerError
+from .errors import BadAccount, Forbidden, NotFound, NotLoggedIn, RateLimited
+from .errors import UsernameTaken as UsernameTakenError
 from .protocol import CreateGame
 from .service import GameService, HeldByAccount, NewGame
 
@@ -56,50 +57,29 @@ RESERVED: Final = frozenset(
 )
 
 
-class AccountError(ServerError):
-    """A registration or login refused: the message says why (``bad_account``, 422)."""
-
-    code = "bad_account"
-    status = 422
-
-
-class UsernameInUse(ServerError):
-    """Another account has that username (``username_taken``, 409)."""
-
-    code = "username_taken"
-    status = 409
-
-
-class NotLoggedIn(ServerError):
-    """The request needs a logged-in account (``not_logged_in``, 401)."""
-
-    code = "not_logged_in"
-    status = 401
-
-
 def check_username(raw: str) -> str:
-    """The username as stored (NFKC form), or :class:`AccountError` saying what is wrong."""
+    """The username as stored (NFKC form), or :class:`BadAccount` saying what is wrong."""
     for ch in raw:
         if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
-            raise AccountError(f"a username may not hold control or invisible characters (U+{ord(ch):04X})")
+            raise BadAccount(f"a username may not hold control or invisible characters (U+{ord(ch):04X})")
     name = unicodedata.normalize("NFKC", raw)
     if not name.isascii():
-        raise AccountError("a username may hold only the letters A-Z, digits, '_' and '-'")
+        raise BadAccount("a username may hold only the letters A-Z, digits, '_' and '-'")
     if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
-        raise AccountError(f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters")
+        raise BadAccount(f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters")
     if not _USERNAME.fullmatch(name):
-        raise AccountError("a username may hold only the letters A-Z, digits, '_' and '-'")
+        raise BadAccount("a username may hold only the letters A-Z, digits, '_' and '-'")
     if name.casefold().replace("_", "").replace("-", "") in RESERVED or name.casefold().startswith("bot"):
-        raise AccountError(f"the username {name!r} is reserved")
+        raise BadAccount(f"the username {name!r} is reserved")
     return name
 
 
 def check_password(password: str) -> str:
     """``password`` if its length is allowed (it is never echoed in the error)."""
     if len(password) < PASSWORD_MIN:
-        raise AccountError(f"a password has at least {PASSWORD_MIN} characters")
+        raise BadAccount(f"a password has at least {PASSWORD_MIN} characters")
     if len(password) > PASSWORD_MAX:
-        raise AccountError(f"a password has at most {PASSWORD_MAX} characters")
+        raise BadAccount(f"a password has at most {PASSWORD_MAX} characters")
     return password
 
 
@@ -193,7 +173,7 @@ class AccountService:
         try:
             account = await self._run(self.store.insert_account, name, hashed, self.clock())
         except UsernameTaken:
-            raise UsernameInUse(f"the username {name!r} is taken") from None
+            raise UsernameTakenError(f"the username {name!r} is taken") from None
         return await self._open_session(account)
 
     async def login(self, username: str, password: str, address: str) -> Login:

@@ -36,7 +36,7 @@ from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import Field
 
 from .account_storage import AccountData, HeldGame
-from .accounts import SESSION_SECONDS, AccountService, Login, NotLoggedIn
+from .accounts import SESSION_SECONDS, AccountService, Login
 from .data import OVER, WAITING
 from .errors import Forbidden
 from .protocol import (
@@ -301,4 +301,3 @@ async def undo(game_id: str, body: UndoRequest, account: Account, service: Servi
 
 
 router.include_router(changes)
-__all__ = ["NotLoggedIn", "router"]
