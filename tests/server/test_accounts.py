@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,17 @@ def test_passwords_are_never_logged_or_returned(tmp_path: Path) -> None:
     for secret in (first, second, wrong):
         assert secret not in log
         assert all(secret not in reply for reply in replies)
+
+
+def test_guesses_sent_at_once_are_throttled_too(tmp_path: Path) -> None:
+    with Server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path) as server, browser(server) as a:
+        victim = fresh_name()
+        register(a, victim)
+
+        def guess(i: int) -> int:
+            with browser(server) as b:
+                return login(b, victim, f"guess number {i}").status_code
+
+        with ThreadPoolExecutor(16) as pool:
+            codes = list(pool.map(guess, range(32)))
+        assert codes.count(403) == 10 and codes.count(429) == 22

@@ -90,7 +90,10 @@ def hash_session(session_id: str) -> bytes:
 
 class Throttle:
     """At most ``limit`` events per key in any ``window`` seconds (a sliding window of
-    timestamps; memory is bounded by ``limit`` per key and keys are dropped when idle)."""
+    timestamps). Memory stays bounded: at most ``limit`` timestamps per key, and once more
+    than :attr:`max_keys` keys are held the idle ones are dropped."""
+
+    max_keys: Final = 10_000
 
     def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
@@ -99,11 +102,11 @@ class Throttle:
         self._events: dict[str, deque[float]] = {}
 
     def _recent(self, key: str) -> deque[float]:
-        now = self.clock()
         events = self._events.get(key)
         if events is None:
             return deque()
-        while events and events[0] <= now - self.window:
+        horizon = self.clock() - self.window
+        while events and events[0] <= horizon:
             events.popleft()
         if not events:
             del self._events[key]
@@ -117,7 +120,16 @@ class Throttle:
         return max(1.0, events[0] + self.window - self.clock())
 
     def add(self, key: str) -> None:
+        if len(self._events) >= self.max_keys:
+            for idle in [k for k, v in self._events.items() if v[-1] <= self.clock() - self.window]:
+                del self._events[idle]
         self._events.setdefault(key, deque(maxlen=self.limit)).append(self.clock())
+
+    def give_back(self, key: str) -> None:
+        """Forget the newest event of ``key`` (an attempt that turned out to succeed)."""
+        events = self._events.get(key)
+        if events:
+            events.pop()
 
     def clear(self, key: str) -> None:
         self._events.pop(key, None)
@@ -184,14 +196,17 @@ class AccountService:
             wait = throttle.full(who)
             if wait is not None:
                 raise RateLimited(f"too many failed logins; try again in {int(wait)} s")
+        # Counted as failures before verifying (no await since the check above), so guesses
+        # sent all at once cannot each pass the check; a success takes its count back.
+        self._per_account.add(key)
+        self._per_address.add(address)
         account = await self._run(self.store.by_username, key) if len(key) <= USERNAME_MAX else None
         if account is None or not await self._run(self._verify, account.password_hash, password):
             if account is None:  # as slow as a wrong password: the reply tells no names
                 await self._run(self._verify, self._dummy, password)
-            self._per_account.add(key)
-            self._per_address.add(address)
             raise Forbidden("wrong username or password")
         self._per_account.clear(key)
+        self._per_address.give_back(address)
         return await self._open_session(account)
 
     def _verify(self, password_hash: str, password: str) -> bool:
