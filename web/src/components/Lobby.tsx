@@ -9,6 +9,8 @@ import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
 import { capitalised, seatName, SEAT_SHAPE_WORDS } from "../seats";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
+import { accountApi } from "../account";
+import { AccountPanel } from "./Account";
 import { CopyButton } from "./CopyButton";
 import { BuildingIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
@@ -78,6 +80,7 @@ export function Lobby() {
       <div class="lobby-grid">
         {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} levels={levels} />}
         <div class="lobby-lists">
+          <AccountPanel />
           <YourGames />
           <GameList status="waiting" title="Games waiting for players" empty="No game is waiting for players right now: create one!" />
           <GameList status="playing" title="Games being played" empty="No public game is being played." hideOnError />
@@ -173,7 +176,12 @@ function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
     const clean = choices.name.trim() || "Player";
     savePlayerName(clean);
     try {
-      const c = await api.create(createSpec({ ...choices, name: clean }));
+      const spec = createSpec({ ...choices, name: clean });
+      // Logged in: the seats taken are the account's (any device); a guest's, this browser's.
+      const c = await accountApi.me().then(
+        () => accountApi.create(spec),
+        () => api.create(spec),
+      );
       for (const s of c.seats) saveToken(c.game, s.seat, s.token);
       if (c.invites.length === 0) navigate(gameUrl(c.game));
       else onCreated(c);
