@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from alembic.script import ScriptDirectory
 from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, hotseat
 from sqlalchemy import text
 
@@ -218,7 +219,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_losing_a_game(tmp
             {"m": first_move(config)},
         )
     store.upgrade()
-    assert current(store.engine) == "0004"  # the head: 0003 (life cycle), then 0004 (reviews)
+    assert current(store.engine) == ScriptDirectory.from_config(config()).get_current_head()
     waiting, running = store.load("waiting"), store.load("running")
     assert waiting is not None and running is not None
     assert waiting.last_activity == 100.0 and running.last_activity == 200.0

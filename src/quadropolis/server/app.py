@@ -52,6 +52,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..bots import LEVELS
+from .account_storage import AccountStore
+from .accounts import AccountService
+from .accounts_routes import router as accounts_router
 from .bot_pool import BotPool
 from .broker import make_broker
 from .data import OVER, PLAYING, WAITING, GameSummary
@@ -186,6 +189,7 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(service, settings.limits)
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
+        _app.state.accounts = AccountService(AccountStore(store.engine), service)  # issue 23
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
@@ -216,6 +220,7 @@ def create_app(settings: Settings) -> FastAPI:
         return holder["runtime"]
 
     _routes(app, runtime)
+    app.include_router(accounts_router)  # accounts and "My games" (issue 23): .accounts_routes
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

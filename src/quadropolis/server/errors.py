@@ -150,6 +150,30 @@ class InternalError(ServerError):
     status = 500
 
 
+# --- accounts (issue 23) ---------------------------------------------------------------
+
+
+class BadAccount(ServerError):
+    """A username or password refused at registration: the message says why."""
+
+    code = "bad_account"
+    status = 422
+
+
+class UsernameTaken(ServerError):
+    """Another account has that username (compared ignoring case)."""
+
+    code = "username_taken"
+    status = 409
+
+
+class NotLoggedIn(ServerError):
+    """The request needs a logged-in account (a live session cookie)."""
+
+    code = "not_logged_in"
+    status = 401
+
+
 #: Every error class, by code (the protocol documentation lists each).
 ERRORS: dict[str, type[ServerError]] = {
     cls.code: cls
@@ -172,5 +196,8 @@ ERRORS: dict[str, type[ServerError]] = {
         UndoRefused,
         Unavailable,
         InternalError,
+        BadAccount,
+        UsernameTaken,
+        NotLoggedIn,
     )
 }

@@ -131,6 +131,16 @@ def new_token() -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldByAccount:
+    """Accounts (issue 23): the account service's word that the caller's account holds
+    ``seat`` of ``game`` (checked against its ``account_seats``); accepted by :meth:`GameService.act`
+    and :meth:`GameService.undo` in place of the seat's token."""
+
+    game: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """What creating a game gives its creator: the game id, a token for each seat taken (to
     keep private) and the open seats to invite players to."""
@@ -408,7 +418,9 @@ class GameService:
 
     # --- acting ------------------------------------------------------------------------
 
-    async def act(self, game_id: str, seat: int, token: str, version: int, move: str) -> ActionData:
+    async def act(
+        self, game_id: str, seat: int, token: str | HeldByAccount, version: int, move: str
+    ) -> ActionData:
         """Play ``move`` for ``seat`` against the game at ``version`` (see the module doc for
         the checks, in order: ``forbidden``, ``stale``, ``not_started``/``game_over``,
         ``not_your_turn``, ``illegal_move``). Returns the stored action."""
@@ -422,7 +434,7 @@ class GameService:
         self._kick(game)
         return action
 
-    async def undo(self, game_id: str, seat: int, token: str, version: int) -> ActionData:
+    async def undo(self, game_id: str, seat: int, token: str | HeldByAccount, version: int) -> ActionData:
         """Take back ``seat``'s last action (the rule of :mod:`quadropolis.undo`), stored as an
         ``undo`` entry: the undone moves stay in the history."""
         game = await self.game(game_id)
@@ -465,7 +477,11 @@ class GameService:
         self._seats_read[game.id] = now
         game.set_seats(await self._run(self.store.seats, game.id))
 
-    async def _authorize(self, game: LiveGame, seat: int, token: str) -> None:
+    async def _authorize(self, game: LiveGame, seat: int, token: str | HeldByAccount) -> None:
+        if isinstance(token, HeldByAccount):
+            if token == HeldByAccount(game.id, seat):
+                return
+            raise Forbidden(f"your account does not hold seat {seat}")
         h = hash_token(token)
         if game.holds(seat, h):
             return

@@ -611,3 +611,9 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         analysis=bool(row.analysis),
         last_activity=row.last_activity,
     )
+
+
+# --- accounts (issue 23) ---------------------------------------------------------------
+# Their tables live in their own module but in this module's metadata, which the migrations
+# and their test compare against: importing it here registers them wherever storage is used.
+from . import account_storage as _account_storage  # noqa: E402,F401

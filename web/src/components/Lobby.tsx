@@ -11,6 +11,8 @@ import { guidedGame, setGuidedGame } from "../guide";
 import { TEXT } from "../text";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
+import { accountApi } from "../account";
+import { AccountPanel } from "./Account";
 import { CopyButton } from "./CopyButton";
 import { BuildingIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
@@ -84,6 +86,7 @@ export function Lobby() {
           {created ? <Invites created={created} onClose={() => setCreated(null)} /> : <NewGame onCreated={setCreated} levels={levels} />}
         </div>
         <div class="lobby-lists">
+          <AccountPanel />
           <YourGames />
           <GameList status="waiting" title="Games waiting for players" empty="No game is waiting for players right now: create one!" />
           <GameList status="playing" title="Games being played" empty="No public game is being played." hideOnError />
@@ -249,7 +252,12 @@ function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
     const clean = choices.name.trim() || "Player";
     savePlayerName(clean);
     try {
-      const c = await api.create(createSpec({ ...choices, name: clean }));
+      const spec = createSpec({ ...choices, name: clean });
+      // Logged in: the seats taken are the account's (any device); a guest's, this browser's.
+      const c = await accountApi.me().then(
+        () => accountApi.create(spec),
+        () => api.create(spec),
+      );
       for (const s of c.seats) saveToken(c.game, s.seat, s.token);
       if (c.invites.length === 0) navigate(gameUrl(c.game));
       else onCreated(c);

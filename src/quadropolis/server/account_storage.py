@@ -1,0 +1,219 @@
+"""Storage of accounts (issue 23): the tables and the repository the account service uses.
+Like :mod:`.storage`, it hands out plain values, never a row or a session, and is synchronous
+(the service calls it from a worker thread).
+
+Three tables, in the same database as the games (created by migration ``0005``):
+
+- ``accounts``: the username as the player chose it, its case-folded key (unique: ``Alice``
+  and ``alice`` are one account), the Argon2id hash of the password (never the password) and
+  when it was created.
+- ``account_sessions``: one row per logged-in browser: the SHA-256 of the session id (the id
+  itself lives only in the browser's cookie), the account, and when it expires.
+- ``account_seats``: which account holds which seat (``(game_id, seat)`` is the key: a seat has
+  at most one account). Deleting an account deletes its rows here and renames its seats
+  :data:`FORMER_PLAYER`; the games, their seats and actions stay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from sqlalchemy import Float, ForeignKey, Index, Integer, LargeBinary, String, delete, func, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+
+from .data import OVER
+from .storage import Base, GameRow, SeatRow
+
+#: How the seats of a deleted account are named from then on.
+FORMER_PLAYER: Final = "Former player"
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(20))
+    #: ``username.casefold()``: what uniqueness is decided on.
+    username_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class SessionRow(Base):
+    __tablename__ = "account_sessions"
+
+    #: SHA-256 of the session id.
+    id_hash: Mapped[bytes] = mapped_column(LargeBinary(32), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index(None, "account_id"), Index(None, "expires_at"))
+
+
+class AccountSeatRow(Base):
+    __tablename__ = "account_seats"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+
+    __table_args__ = (Index(None, "account_id", "game_id"),)
+
+
+@dataclass(frozen=True, slots=True)
+class AccountData:
+    """An account as stored (the password hash only for the service to verify against)."""
+
+    id: int
+    username: str
+    password_hash: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HeldGame:
+    """A game one of whose seats an account holds: the game's status and the seats held."""
+
+    game: str
+    status: str
+    seats: tuple[int, ...]
+    created_at: float
+    finished_at: float | None
+
+
+class UsernameTaken(Exception):
+    """Another account has that username (compared case-insensitively)."""
+
+
+def _account(r: AccountRow) -> AccountData:
+    return AccountData(r.id, r.username, r.password_hash, r.created_at)
+
+
+class AccountStore:
+    """Every read and write of accounts, sessions and account seats, on the games' engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._session = sessionmaker(engine, expire_on_commit=False)
+
+    def insert_account(self, username: str, password_hash: str, now: float) -> AccountData:
+        """Store a new account; :class:`UsernameTaken` if its key is taken (the database's
+        UNIQUE decides, so two registrations racing for a name cannot both win)."""
+        row = AccountRow(
+            username=username, username_key=username.casefold(), password_hash=password_hash, created_at=now
+        )
+        try:
+            with self._session.begin() as s:
+                s.add(row)
+                s.flush()
+                return _account(row)
+        except IntegrityError:
+            raise UsernameTaken(username) from None
+
+    def by_username(self, username: str) -> AccountData | None:
+        with self._session() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.username_key == username.casefold()))
+            return None if row is None else _account(row)
+
+    def set_password(self, account_id: int, password_hash: str, keep_session: bytes) -> None:
+        """Replace the password hash and end every other session of the account."""
+        with self._session.begin() as s:
+            s.execute(
+                update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash)
+            )
+            s.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account_id, SessionRow.id_hash != keep_session
+                )
+            )
+
+    def delete_account(self, account_id: int) -> list[str]:
+        """Delete the account, its sessions and its seat links; its seats are renamed
+        :data:`FORMER_PLAYER` (the games stay). Returns the ids of the games concerned."""
+        with self._session.begin() as s:
+            held = s.execute(
+                select(AccountSeatRow.game_id, AccountSeatRow.seat).where(
+                    AccountSeatRow.account_id == account_id
+                )
+            ).all()
+            for game_id, seat in held:
+                s.execute(
+                    update(SeatRow)
+                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                    .values(name=FORMER_PLAYER)
+                )
+            s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            s.execute(delete(AccountRow).where(AccountRow.id == account_id))
+            return sorted({g for g, _ in held})
+
+    # --- sessions ----------------------------------------------------------------------
+
+    def insert_session(self, id_hash: bytes, account_id: int, now: float, expires_at: float) -> None:
+        """Store a new session; expired ones are deleted in the same transaction (so the
+        table holds only live sessions and those expired since the last login)."""
+        with self._session.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.expires_at <= now))
+            s.add(SessionRow(id_hash=id_hash, account_id=account_id, created_at=now, expires_at=expires_at))
+
+    def session_account(self, id_hash: bytes, now: float) -> AccountData | None:
+        """The account of an unexpired session, or ``None``."""
+        with self._session() as s:
+            row = s.scalar(
+                select(AccountRow)
+                .join(SessionRow, SessionRow.account_id == AccountRow.id)
+                .where(SessionRow.id_hash == id_hash, SessionRow.expires_at > now)
+            )
+            return None if row is None else _account(row)
+
+    def delete_session(self, id_hash: bytes) -> None:
+        with self._session.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.id_hash == id_hash))
+
+    # --- seats -------------------------------------------------------------------------
+
+    def link_seats(self, account_id: int, game_id: str, seats: list[int]) -> None:
+        with self._session.begin() as s:
+            s.add_all(AccountSeatRow(game_id=game_id, seat=seat, account_id=account_id) for seat in seats)
+
+    def seats_of(self, account_id: int, game_id: str) -> list[int]:
+        with self._session() as s:
+            return list(
+                s.scalars(
+                    select(AccountSeatRow.seat)
+                    .where(AccountSeatRow.account_id == account_id, AccountSeatRow.game_id == game_id)
+                    .order_by(AccountSeatRow.seat)
+                )
+            )
+
+    def games_of(self, account_id: int, limit: int) -> list[HeldGame]:
+        """The games where the account holds a seat, newest first (at most ``limit``)."""
+        with self._session() as s:
+            rows = s.execute(
+                select(
+                    GameRow.id, GameRow.status, GameRow.created_at, GameRow.finished_at, AccountSeatRow.seat
+                )
+                .join(AccountSeatRow, AccountSeatRow.game_id == GameRow.id)
+                .where(AccountSeatRow.account_id == account_id)
+                .order_by(GameRow.created_at.desc(), GameRow.id, AccountSeatRow.seat)
+            ).all()
+        found: dict[str, HeldGame] = {}
+        for game_id, status, created, finished, seat in rows:
+            held = found.get(game_id)
+            seats = (seat,) if held is None else (*held.seats, seat)
+            found[game_id] = HeldGame(game_id, status, seats, created, finished)
+        return list(found.values())[:limit]
+
+    def finished_games(self, account_id: int) -> int:
+        """How many finished games the account played in."""
+        with self._session() as s:
+            return int(
+                s.scalar(
+                    select(func.count(func.distinct(AccountSeatRow.game_id)))
+                    .join(GameRow, GameRow.id == AccountSeatRow.game_id)
+                    .where(AccountSeatRow.account_id == account_id, GameRow.status == OVER)
+                )
+                or 0
+            )

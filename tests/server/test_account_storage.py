@@ -1,0 +1,76 @@
+"""The accounts' storage (issue 23): migration ``0005`` upgrades a database of the previous
+version without losing a game, and the repository's rules (unique usernames ignoring case,
+sessions expiring, deleting an account keeping its games) on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_helpers import database
+from sqlalchemy import text
+
+from quadropolis.server.account_storage import FORMER_PLAYER, AccountStore, UsernameTaken
+from quadropolis.server.data import PLAYING, ActionData, GameData, SeatData
+from quadropolis.server.migrations import current, upgrade
+from quadropolis.server.storage import Store
+
+#: The revision before the accounts' one: what a server of the previous version left.
+PREVIOUS = "0004"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as u:
+        yield u
+
+
+def a_game(game_id: str) -> GameData:
+    seats = tuple(SeatData(i, "human", None, f"P{i}", bytes([i]) * 32, 1.0) for i in range(2))
+    config = {"mode": "classic", "players": 2, "seed": 7}
+    return GameData(game_id, config, PLAYING, True, "c", None, "easy", 1.0, None, None, seats)
+
+
+def test_upgrading_a_database_of_the_previous_version_keeps_its_games(url: str) -> None:
+    store = Store(url)
+    try:
+        upgrade(store.engine, PREVIOUS)
+        store.insert_game(a_game("old"))
+        store.append("old", ActionData(1, 0, "move", "1T1", None, "player", 2.0))
+        before = store.load("old")
+        store.upgrade()
+        assert current(store.engine) == "0005"
+        assert store.load("old") == before
+        accounts = AccountStore(store.engine)
+        account = accounts.insert_account("Alice", "hash", 3.0)
+        accounts.link_seats(account.id, "old", [1])
+        assert accounts.seats_of(account.id, "old") == [1]
+    finally:
+        store.close()
+
+
+def test_the_repository_keeps_names_unique_and_games_after_a_deletion(url: str) -> None:
+    store = Store(url)
+    try:
+        store.upgrade()
+        store.insert_game(a_game("g"))
+        accounts = AccountStore(store.engine)
+        alice = accounts.insert_account("Alice", "hash", 1.0)
+        with pytest.raises(UsernameTaken):
+            accounts.insert_account("ALICE", "hash", 2.0)
+        accounts.insert_session(b"s" * 32, alice.id, 1.0, 100.0)
+        assert accounts.session_account(b"s" * 32, 50.0) == alice
+        assert accounts.session_account(b"s" * 32, 100.0) is None  # expired
+        accounts.insert_session(b"t" * 32, alice.id, 200.0, 300.0)  # clears the expired one
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM account_sessions")).scalar() == 1
+        accounts.link_seats(alice.id, "g", [0])
+        assert [h.game for h in accounts.games_of(alice.id, 10)] == ["g"]
+        assert accounts.delete_account(alice.id) == ["g"]
+        assert accounts.by_username("alice") is None
+        game = store.load("g")
+        assert game is not None
+        assert [s.name for s in game.seats] == [FORMER_PLAYER, "P1"]
+    finally:
+        store.close()
