@@ -331,7 +331,7 @@ def test_the_guided_game_is_dealt_the_lessons_deal(http: httpx.Client) -> None:
     spec = {"seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "public": False}
     game = create(http, players=2, guided=True, **spec)["game"]
     view = http.get(f"/api/games/{game}").json()
-    dealt = new_game(GameConfig(players=2, seed=GUIDED_SEED)).to_json()
+    dealt = public_state(new_game(GameConfig(players=2, seed=GUIDED_SEED)))
     assert view["state"]["site"] == dealt["site"] and view["state"]["face_down"] == dealt["face_down"]
     other = create(http, players=2, **spec)["game"]
     assert http.get(f"/api/games/{other}").json()["state"]["site"] != dealt["site"]
