@@ -147,6 +147,8 @@ def test_replay_gives_the_view_of_a_position_without_the_seed(http: httpx.Client
     assert [x["round"] for x in reply["rounds"]] == list(range(1, len(reply["rounds"]) + 1))
     view = reply["view"]
     assert view["game"] is None and view["version"] == 17 and view["status"] == "playing"
+    # A record's positions may be analysed by anyone (POST /api/analysis): the replay offers it.
+    assert view["analysis"] is True
     assert [s["name"] for s in view["seats"]] == ["Bot easy", "Bot easy"]
     assert view["state"] == public_state(state_after(record["config"], record["moves"][:17]))
     assert "seed" not in json.dumps(reply) and str(seed) not in json.dumps(reply)

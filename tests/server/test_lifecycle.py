@@ -16,6 +16,7 @@ from alembic.script import ScriptDirectory
 from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, hotseat
 from sqlalchemy import text
 
+from quadropolis.server.migrations import config as alembic_config
 from quadropolis.server.migrations import current, upgrade
 from quadropolis.server.storage import Store
 
@@ -219,7 +220,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_losing_a_game(tmp
             {"m": first_move(config)},
         )
     store.upgrade()
-    assert current(store.engine) == ScriptDirectory.from_config(config()).get_current_head()
+    assert current(store.engine) == ScriptDirectory.from_config(alembic_config()).get_current_head()
     waiting, running = store.load("waiting"), store.load("running")
     assert waiting is not None and running is not None
     assert waiting.last_activity == 100.0 and running.last_activity == 200.0

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Server, database, error_of, hotseat, play_http
+from server_helpers import GENEROUS, Server, database, error_of, hotseat, play_http
 
 from quadropolis import GameConfig, Mode
 from quadropolis.playout import random_game
@@ -34,7 +34,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def _server(url: str, tmp_path: Path) -> Server:
-    return Server(url, tmp_path, "--games-per-client", "1000", "--review-budget", BUDGET)
+    return Server(url, tmp_path, "--games-per-client", "1000", "--review-budget", BUDGET, *GENEROUS)
 
 
 def _finished_game(http: httpx.Client) -> str:

@@ -166,10 +166,11 @@ def result_view(game: LiveGame) -> dict[str, Any] | None:
 def replay_view(record: GameRecord, at: int) -> dict[str, Any]:
     """The spectator's view of the position after the first ``at`` moves of ``record`` (whose
     moves are legal: replayed already), with ``"game": null``, seats named by the record;
-    never the seed (a record carries it)."""
+    never the seed (a record carries it). ``analysis`` is true: any position of a record may
+    be analysed by anyone (``POST /api/analysis``), so the replay viewer offers hints."""
     game = LiveGame.of_record(record, at)
     presence = [SeatPresence(False, False)] * len(game.seats)
-    return {**view(game, frozenset(), presence), "game": None}
+    return {**view(game, frozenset(), presence), "game": None, "analysis": True}
 
 
 def _public(
