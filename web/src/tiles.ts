@@ -1,17 +1,13 @@
 // What a tile is, in words and in small numbers, from the server's tile manifest
 // (GET /api/tiles). The codes are those of docs/tiles.md.
+import { liveRecord } from "./i18n";
 import type { Building, BuildingType, TileInfo, Variants } from "./types";
 
-export const TYPE_NAMES: Record<BuildingType, string> = {
-  tower_block: "tower block",
-  shop: "shop",
-  public_service: "public service",
-  park: "park",
-  factory: "factory",
-  harbor: "harbor",
-  office_tower: "office tower",
-  monument: "monument",
-};
+/** Each type's name in the rulebook of the current language (locales/*.json, keys type.*). */
+export const TYPE_NAMES: Record<BuildingType, string> = liveRecord(
+  ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"],
+  "type.",
+);
 
 /** One letter per type, drawn on every tile so that colour is never the only cue. */
 export const TYPE_LETTERS: Record<BuildingType, string> = {
@@ -38,19 +34,8 @@ export const CATEGORY_ORDER = [
   "pollution",
 ] as const;
 
-export const CATEGORY_NAMES: Record<string, string> = {
-  ...TYPE_NAMES,
-  tower_block: "tower blocks",
-  shop: "shops",
-  public_service: "public services",
-  park: "parks",
-  factory: "factories",
-  harbor: "harbors",
-  office_tower: "office towers",
-  monument: "monuments",
-  unused_inhabitants: "unused inhabitants",
-  pollution: "pollution",
-};
+/** Each score category's name in the current language (keys category.*). */
+export const CATEGORY_NAMES: Record<string, string> = liveRecord(CATEGORY_ORDER, "category.");
 
 export interface TileFacts {
   id: number;

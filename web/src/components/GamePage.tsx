@@ -1,6 +1,7 @@
 // A game: the waiting room while seats are open, the table while it is played, the end
 // screen once it is over. Every action goes through the websocket; the server's reasons for
 // refusing one are shown as they are.
+import { t } from "../i18n";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useTiles } from "../hooks";
 import { actingSeat } from "../play";
@@ -40,7 +41,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
   if (handle.status === "gone") {
     return (
       <main class="page narrow" id="main">
-        <h1>Game not found</h1>
+        <h1>{t("table.gameNotFound")}</h1>
         <p>{handle.statusDetail}</p>
         <p>
           <a class="btn" href="/" onClick={linkTo("/")}>

@@ -1,5 +1,6 @@
 // What the table tells around the board: whose turn it is, the standings, the game bar with
 // its share links, and what just happened for screen readers.
+import { t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useTicker } from "../hooks";
 import { absolute, linkTo, replayUrl, seatLink } from "../route";
@@ -18,9 +19,9 @@ export function TurnBanner({ view, acting, toMoveName }: { view: View; acting: n
   const thinking = acting === null && view.status === "playing" && (info?.kind === "bot" || info?.bot_playing === true);
   const seconds = useThinkingSeconds(view.version, thinking);
   let text: string;
-  if (acting !== null) text = view.phase === "take" ? "Your turn: take a building" : "Your turn: build or discard";
+  if (acting !== null) text = view.phase === "take" ? t("table.yourTake") : t("table.yourBuild");
   else if (thinking) text = seconds >= 1 ? TEXT.thinkingFor(toMoveName, seconds) : TEXT.thinking(toMoveName);
-  else text = `Waiting for ${toMoveName}`;
+  else text = t("table.waitingFor", { name: toMoveName });
   return (
     <div class={`turn-banner${acting !== null ? " mine" : ""}`} data-testid="turn-banner">
       {seat !== null && <SeatMark seat={seat} size={24} />}
@@ -44,7 +45,7 @@ export function Standings({ view }: { view: View }) {
   return (
     <section class="panel standings" aria-label="Game">
       <h2 class="panel-title">
-        {mode === "expert" ? "Expert" : "Classic"} · Round {view.round}/{mode === "expert" ? 5 : 4} · Turn {view.turn}/4
+        {t(mode === "expert" ? "mode.expert" : "mode.classic")} · {t("table.round", { round: view.round, rounds: mode === "expert" ? 5 : 4, turn: view.turn })}
       </h2>
       <ul class="standings-list">
         {view.seats.map((s, i) => (
@@ -107,17 +108,17 @@ export function GameBar({ view, status, tokens }: { view: View; status: Connecti
         {you.length === 0 ? "watching" : you.length === 1 ? `playing as ${seatName(view.seats[you[0]!], you[0]!)}` : `hotseat: ${you.map((s) => seatName(view.seats[s], s)).join(", ")}`}
       </span>
       <details class="menu">
-        <summary class="btn btn-small btn-quiet">Share</summary>
+        <summary class="btn btn-small btn-quiet">{t("table.share")}</summary>
         <div class="menu-body">
           <p>
-            Watch link (anyone): <CopyButton text={absolute(`/?game=${game}`)} label="Copy watch link" />
+            {t("table.watchLink")} <CopyButton text={absolute(`/?game=${game}`)} label={t("table.copyWatch")} />
           </p>
           {links.map(
             (l) =>
               l.link && (
                 <p key={l.seat}>
                   Your private link for {seatName(view.seats[l.seat], l.seat)} (keep it secret, reopens your seat anywhere):{" "}
-                  <CopyButton text={l.link} label="Copy private link" />
+                  <CopyButton text={l.link} label={t("table.copyPrivate")} />
                 </p>
               ),
           )}
