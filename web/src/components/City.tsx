@@ -112,14 +112,14 @@ function CityHead({ view, seat, large, mine }: { view: View; seat: number; large
         </span>
       </div>
       {view.state.mayor === seat && (
-        <span class="mayor-badge" title="holds the mayor: starts the next round">
+        <span class="mayor-badge" title={t("table.mayor")}>
           <MayorIcon />
-          <span class="sr-only">holds the mayor</span>
+          <span class="sr-only">{t("table.mayor")}</span>
         </span>
       )}
-      <div class="city-score" title="projected score: the city scored as it stands, resources placed optimally">
+      <div class="city-score" title={t("table.projected")}>
         <strong data-testid={`score-${seat}`}>{score?.total ?? 0}</strong>
-        <span>{view.status === "over" ? "final" : "VP now"}</span>
+        <span>{view.status === "over" ? t("table.final") : t("table.vpNow")}</span>
       </div>
     </header>
   );
@@ -151,7 +151,7 @@ function CityStats({ view, seat, toMove }: { view: View; seat: number; toMove: b
           ))}
         </span>
       )}
-      {toMove && <span class="turn-flag">{view.phase === "place" ? "building" : "to play"}</span>}
+      {toMove && <span class="turn-flag">{view.phase === "place" ? t("table.building") : t("table.toPlay")}</span>}
     </div>
   );
 }

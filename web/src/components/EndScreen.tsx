@@ -1,6 +1,7 @@
 // The end of a game: the ranking and what settled it (R13), the score pad, and every city
 // with its optimal final placement (activated buildings, customers, absorbing parks,
 // removed buildings) when the server gives it.
+import { t } from "../i18n";
 import { ranking, tieBreakWords } from "../play";
 import { linkTo, replayUrl } from "../route";
 import { ordinal, seatName } from "../seats";
@@ -130,7 +131,7 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
               <City key={s} view={view} seat={s} mine={(view.you ?? []).includes(s)} placement={placementOf(view, s)} />
             ))}
           </div>
-          <ActionLog actions={view.last_actions} seats={view.seats} title="Last actions of the game" />
+          <ActionLog actions={view.last_actions} seats={view.seats} title={t("log.gameTitle")} />
         </div>
       </div>
     </main>

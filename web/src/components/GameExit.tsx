@@ -1,6 +1,7 @@
 // Ways out of a game: Leave or Cancel a game still waiting for players, Resign a running one
 // (after a confirmation), and the page of a game that ended without a result (cancelled,
 // expired, abandoned). The server decides who may do what; its refusals are shown as they are.
+import { t } from "../i18n";
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { linkTo, navigate } from "../route";
@@ -108,20 +109,20 @@ export function ResignButton({ view, tokens }: { view: View; tokens: Record<numb
   if (!asking) {
     return (
       <button class="btn btn-small btn-quiet" onClick={() => setAsking(true)}>
-        Resign
+        {t("exit.resign")}
       </button>
     );
   }
   return (
-    <div class="resign-confirm" role="alertdialog" aria-label="Resign the game?">
+    <div class="resign-confirm" role="alertdialog" aria-label={t("exit.resignAsk")}>
       <span>
-        Resign as {names}? A bot plays {held.length === 1 ? "your seat" : "your seats"} to the end; you can still watch.
+        {t("exit.resignText", { count: held.length, names })}
       </span>
       <button class="btn btn-small btn-primary" disabled={busy} onClick={resign}>
-        Yes, resign
+        {t("exit.yesResign")}
       </button>
       <button class="btn btn-small" disabled={busy} onClick={() => setAsking(false)}>
-        Keep playing
+        {t("exit.keepPlaying")}
       </button>
       {error && (
         <span class="notice notice-error" role="alert">

@@ -43,7 +43,7 @@ export function Standings({ view }: { view: View }) {
   const mode = view.config.mode;
   const pool = Array.isArray(view.state.architects) ? null : view.state.architects;
   return (
-    <section class="panel standings" aria-label="Game">
+    <section class="panel standings" aria-label={t("table.game")}>
       <h2 class="panel-title">
         {t(mode === "expert" ? "mode.expert" : "mode.classic")} · {t("table.round", { round: view.round, rounds: mode === "expert" ? 5 : 4, turn: view.turn })}
       </h2>
@@ -102,10 +102,14 @@ export function GameBar({ view, status, tokens }: { view: View; status: Connecti
   return (
     <div class="game-bar">
       <span class="game-id">
-        Game <code>{game}</code>
+        {t("table.game")} <code>{game}</code>
       </span>
       <span class="game-seat">
-        {you.length === 0 ? "watching" : you.length === 1 ? `playing as ${seatName(view.seats[you[0]!], you[0]!)}` : `hotseat: ${you.map((s) => seatName(view.seats[s], s)).join(", ")}`}
+        {you.length === 0
+          ? t("table.watchingShort")
+          : you.length === 1
+            ? t("table.playingAs", { name: seatName(view.seats[you[0]!], you[0]!) })
+            : t("table.hotseatSeats", { names: you.map((s) => seatName(view.seats[s], s)).join(", ") })}
       </span>
       <details class="menu">
         <summary class="btn btn-small btn-quiet">{t("table.share")}</summary>
