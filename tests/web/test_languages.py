@@ -85,3 +85,19 @@ def test_the_browsers_language_is_the_default(server: Server, browser: Any) -> N
         assert page.get_by_test_id("language").input_value() == "fr"
     finally:
         context.close()
+
+
+def test_the_guided_games_lessons_in_french(server: Server, browser: Any) -> None:
+    context = browser.new_context(viewport=LAPTOP, locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        page.get_by_test_id("learn").click()
+        guide = page.get_by_test_id("guide")
+        guide.wait_for()
+        assert "Bienvenue à Quadropolis" in guide.inner_text()
+        assert page.get_by_role("button", name="Compris").is_visible()
+        no_horizontal_overflow(page)
+        shot(page, "guide-fr")
+    finally:
+        context.close()
