@@ -48,7 +48,13 @@ def test_french_then_german_lobby_and_table(server: Server, browser: Any) -> Non
     page.get_by_test_id("create").wait_for()
     assert page.get_by_test_id("create").inner_text() == "Spiel starten", "the choice is remembered"
 
-    created = create(server, mode="classic", players=2, name="Anna", seats=[{"type": "human"}, {"type": "bot", "level": "easy"}])
+    created = create(
+        server,
+        mode="classic",
+        players=2,
+        name="Anna",
+        seats=[{"type": "human"}, {"type": "bot", "level": "easy"}],
+    )
     page.goto(server.url + created["seats"][0]["link"])
     wait_turn_or_over(page)
     status = page.locator(".standings").inner_text()

@@ -270,7 +270,7 @@ function CellBody({ f, placed, mark, label }: { f: CellFacts; placed: Placed; ma
       {f.eligible && (
         <span class="cell-build" aria-hidden="true" title={f.value ? valueTitle(f.value) : undefined}>
           {f.stack ? "+1" : "+"}
-          {f.value ? <BuildValueMarks value={f.value} /> : f.buildScore !== undefined && <small>{f.buildScore} VP</small>}
+          {f.value ? <BuildValueMarks value={f.value} /> : f.buildScore !== undefined && <small>{t("table.vp", { score: f.buildScore })}</small>}
         </span>
       )}
       {mark && (

@@ -52,7 +52,7 @@ export function Standings({ view }: { view: View }) {
           <li key={i} class={view.to_move === i ? "to-move" : ""}>
             <SeatMark seat={i} size={18} />
             <span class="st-name">{seatName(s, i)}</span>
-            <span class="st-score">{view.scores[i]?.total ?? 0} VP</span>
+            <span class="st-score">{t("table.vp", { score: view.scores[i]?.total ?? 0 })}</span>
           </li>
         ))}
       </ul>
