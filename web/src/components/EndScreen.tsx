@@ -38,7 +38,7 @@ export function EndSummary({ view }: { view: View }) {
       <h1 id="end-title" data-testid="end-title">
         {title}
       </h1>
-      <p class="lead">Decided by {tieBreakWords(view)}.</p>
+      <p class="lead">{t("end.decidedBy", { reason: tieBreakWords(view) })}</p>
       <ol class="podium" aria-label="Ranking">
         {ranks.map((r) => (
           <li key={r.seat} class={r.winner ? "winner" : ""} data-testid={`rank-${r.seat}`}>
