@@ -45,7 +45,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
         <p>{handle.statusDetail}</p>
         <p>
           <a class="btn" href="/" onClick={linkTo("/")}>
-            Back to the lobby
+            {t("exit.back")}
           </a>
         </p>
       </main>
@@ -77,7 +77,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
     <>
       {badToken && (
         <p class="notice notice-error page-notice" role="alert">
-          This seat link is not valid for this game: you are watching it.
+          {t("page.badLink")}
         </p>
       )}
       <Table view={view} handle={handle} tiles={index} tokens={tokens} />
@@ -87,7 +87,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
 
 function titleFor(view: View): string {
   const acting = actingSeat(view);
-  if (view.status === "over") return "Game over — Quadropolis";
-  if (acting !== null) return "▶ Your turn — Quadropolis";
-  return `Round ${view.round} — Quadropolis`;
+  if (view.status === "over") return t("page.over");
+  if (acting !== null) return t("page.yourTurn");
+  return t("page.round", { round: view.round });
 }
