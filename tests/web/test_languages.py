@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from server_helpers import Server
-from web_helpers import LAPTOP, create, new_page, no_script_errors, shot, wait_turn_or_over
+from web_helpers import LAPTOP, PHONE, create, new_page, no_script_errors, shot, wait_turn_or_over
 
 
 def no_horizontal_overflow(page: Any) -> None:
@@ -107,3 +107,13 @@ def test_the_guided_games_lessons_in_french(server: Server, browser: Any) -> Non
         shot(page, "guide-fr")
     finally:
         context.close()
+
+
+def test_the_german_header_and_lobby_fit_a_phone(server: Server, browser: Any) -> None:
+    page = new_page(browser, PHONE)
+    page.goto(server.url + "/")
+    choose(page, "de")
+    assert page.get_by_test_id("language").is_visible()
+    no_horizontal_overflow(page)
+    shot(page, "lobby-de-phone")
+    no_script_errors(page)
