@@ -1,5 +1,6 @@
 // What the table shows, derived from a view without knowing the rules: everything about
 // legality comes from `legal_moves`, everything about scores from `scores` and `result`.
+import { liveRecord } from "./i18n";
 import { designatedSquare, parseMove, siteIndex } from "./board";
 import type { BuildOption, LastAction, SlotArchitect, View } from "./types";
 
@@ -174,12 +175,7 @@ export function ranking(view: View): RankEntry[] {
 
 /** What settled the winner, in words: the server's `decided_by`. */
 export function tieBreakWords(view: View): string {
-  const names: Record<string, string> = {
-    score: "the highest score",
-    inhabitants_placed: "a tie on points, broken by the most inhabitants placed (R13)",
-    empty_squares: "a tie on points and inhabitants placed, broken by the fewest empty squares (R13)",
-    shared: "a complete tie: the victory is shared (R13)",
-  };
+  const names: Record<string, string> = liveRecord(["score", "inhabitants_placed", "empty_squares", "shared"], "tie.");
   return names[view.result?.decided_by ?? ""] ?? "";
 }
 

@@ -1,38 +1,86 @@
 // Every player-visible string added for a new player's first hour (issue #22): the table's
 // explanations, the touch controls, animation and sound, the bot's progress and the lobby's
-// new choices. One map, so that translating the interface later is mechanical; the guided
-// game's lessons are data of their own (lessons.ts).
+// new choices. Each entry reads its words from the current language's catalogue
+// (locales/*.json, keys text.*) when it is used; the guided game's lessons are data of
+// their own (lessons.ts).
+import { t } from "./i18n";
 
 export const TEXT = {
-  deadEmpty: "Takes nothing: this slot points at an empty square (its building was taken earlier this round).",
-  deadFaceDown: "Takes nothing: this slot points at a face-down tile, which cannot be taken this round.",
-  deadMark: "takes nothing",
-  buildNow: "now",
-  buildFed: "fed",
-  buildValueTitle: (now: string, fed: string) => `Your score changes by ${now} at once, and by ${fed} once every building of your city is fed`,
-  buildValueWords: (now: string, fed: string) => `score ${now} now, ${fed} once fed`,
-  discardValue: "Discard: your score stays as it is.",
-  confirm: "Confirm",
-  confirmTake: (architect: number, slot: string) => `Confirm: architect ${architect} at ${slot}`,
-  confirmBuild: (square: string) => `Confirm: build on ${square}`,
-  tapAgain: "Tap again, or press Confirm, to play it.",
-  takeHelpTouch: "Pick an architect, then tap a lit slot around the site to see what it takes; tap it again to play.",
-  thinking: (name: string) => `${name} is thinking…`,
-  thinkingFor: (name: string, seconds: number) => `${name} is thinking… ${seconds} s`,
-  sound: "Sound",
-  soundOn: "Sound on: a short tone for every action",
-  soundOff: "Sound off",
-  skipAnimation: "Click or press a key to skip the animation",
-  playerName: (seat: number) => `Name of the player in seat ${seat}`,
-  firstPlayer: "First player",
-  firstSeat: (seat: number) => `Seat ${seat}`,
-  randomFirst: "Drawn at random",
-  learnTitle: "New to Quadropolis?",
-  learnLead: "Play a guided first game against a gentle bot: each step is explained when it comes up.",
-  learnButton: "Learn to play",
-  learnResume: "Resume the guided game",
-  learnBusy: "Dealing…",
-  guideTitle: "Guide",
-  guideGotIt: "Got it",
-  guideTotal: "total",
-} as const;
+  get deadEmpty() {
+    return t("text.deadEmpty");
+  },
+  get deadFaceDown() {
+    return t("text.deadFaceDown");
+  },
+  get deadMark() {
+    return t("text.deadMark");
+  },
+  get buildNow() {
+    return t("text.buildNow");
+  },
+  get buildFed() {
+    return t("text.buildFed");
+  },
+  buildValueTitle: (now: string, fed: string) => t("text.buildValueTitle", { now, fed }),
+  buildValueWords: (now: string, fed: string) => t("text.buildValueWords", { now, fed }),
+  get discardValue() {
+    return t("text.discardValue");
+  },
+  get confirm() {
+    return t("text.confirm");
+  },
+  confirmTake: (architect: number, slot: string) => t("text.confirmTake", { architect, slot }),
+  confirmBuild: (square: string) => t("text.confirmBuild", { square }),
+  get tapAgain() {
+    return t("text.tapAgain");
+  },
+  get takeHelpTouch() {
+    return t("text.takeHelpTouch");
+  },
+  thinking: (name: string) => t("text.thinking", { name }),
+  thinkingFor: (name: string, seconds: number) => t("text.thinkingFor", { name, seconds }),
+  get sound() {
+    return t("text.sound");
+  },
+  get soundOn() {
+    return t("text.soundOn");
+  },
+  get soundOff() {
+    return t("text.soundOff");
+  },
+  get skipAnimation() {
+    return t("text.skipAnimation");
+  },
+  playerName: (seat: number) => t("text.playerName", { seat }),
+  get firstPlayer() {
+    return t("text.firstPlayer");
+  },
+  firstSeat: (seat: number) => t("text.firstSeat", { seat }),
+  get randomFirst() {
+    return t("text.randomFirst");
+  },
+  get learnTitle() {
+    return t("text.learnTitle");
+  },
+  get learnLead() {
+    return t("text.learnLead");
+  },
+  get learnButton() {
+    return t("text.learnButton");
+  },
+  get learnResume() {
+    return t("text.learnResume");
+  },
+  get learnBusy() {
+    return t("text.learnBusy");
+  },
+  get guideTitle() {
+    return t("text.guideTitle");
+  },
+  get guideGotIt() {
+    return t("text.guideGotIt");
+  },
+  get guideTotal() {
+    return t("text.guideTotal");
+  },
+};

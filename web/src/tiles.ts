@@ -1,10 +1,16 @@
 // What a tile is, in words and in small numbers, from the server's tile manifest
-// (GET /api/tiles). The codes are those of docs/tiles.md; the names and explanations are the
-// core's (words.gen.ts, generated, and the manifest's "name" and "help").
+// (GET /api/tiles). The codes are those of docs/tiles.md; the explanations are the core's
+// (the manifest's "name" and "help"); building and category names are the rulebook's in the
+// current language (locales/*.json; English equal to the core's, words.gen.ts: a test checks).
+import { liveRecord } from "./i18n";
 import type { Building, BuildingType, TileInfo, Variants } from "./types";
-import { PARK_NAMES, TYPE_NAMES } from "./words.gen";
+import { PARK_NAMES } from "./words.gen";
 
-export { CATEGORY_NAMES, TYPE_NAMES } from "./words.gen";
+/** Each type's name in the rulebook of the current language (locales/*.json, keys type.*). */
+export const TYPE_NAMES: Record<BuildingType, string> = liveRecord(
+  ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"],
+  "type.",
+);
 
 /** One letter per type, drawn on every tile so that colour is never the only cue. */
 export const TYPE_LETTERS: Record<BuildingType, string> = {
@@ -31,6 +37,8 @@ export const CATEGORY_ORDER = [
   "pollution",
 ] as const;
 
+/** Each score category's name in the current language (keys category.*). */
+export const CATEGORY_NAMES: Record<string, string> = liveRecord(CATEGORY_ORDER, "category.");
 
 export interface TileFacts {
   id: number;

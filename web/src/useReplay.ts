@@ -1,5 +1,6 @@
 // The replay viewer's controller: the record (a stored game's or a file's), the position at
 // move N as the server draws it (POST /api/replay, cached), playing at a chosen speed.
+import { t } from "./i18n";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "./api";
 import { withUniqueNames } from "./seats";
@@ -115,7 +116,7 @@ function useStoredRecord(game: string | null, setLoaded: (r: LoadedRecord) => vo
         setAt(r.record.moves.length);
       })
       .catch((e: unknown) => {
-        if (e instanceof ApiError && e.code === "not_over") setError("This game is still being played: watch it live instead.");
+        if (e instanceof ApiError && e.code === "not_over") setError(t("error.not_over"));
         else setError(e instanceof Error ? e.message : "The record could not be loaded.");
       });
   }, [game, setLoaded, setAt, setError]);

@@ -1,6 +1,7 @@
 // The game table's behaviour, apart from its drawing: sending moves and undos through the
 // socket with the notices that answer them, the hotseat handover, and bringing what must be
 // touched into view on a phone.
+import { errorText, t as tr } from "./i18n";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api } from "./api";
 import { useMediaQuery, useShortcuts } from "./hooks";
@@ -58,14 +59,14 @@ export function useTableActions(view: View, socket: GameSocket | null, acting: n
     async (move: string) => {
       if (!socket) return;
       if (acting === null) {
-        say("info", watching ? "You are watching this game." : `Not your turn: ${seatName(view.seats[view.to_move ?? 0], view.to_move ?? 0)} is playing.`);
+        say("info", watching ? tr("table.watching") : tr("table.notYourTurn", { name: seatName(view.seats[view.to_move ?? 0], view.to_move ?? 0) }));
         return;
       }
       setBusy(true);
       const reply = await socket.move(acting, move);
       setBusy(false);
       if (reply.type === "error") {
-        say("error", reply.code === "illegal_move" ? `Not allowed: ${reply.message}` : reply.message);
+        say("error", reply.code === "illegal_move" ? tr("table.notAllowed", { reason: reply.message }) : errorText(reply.code, reply.message));
       } else {
         setNotice(null);
         onPlayed();
@@ -78,14 +79,14 @@ export function useTableActions(view: View, socket: GameSocket | null, acting: n
     if (!socket) return;
     const seat = view.can_undo?.[0];
     if (seat === undefined) {
-      say("info", "Nothing to undo: you may take back your last action only while no one else has acted since.");
+      say("info", tr("table.nothingToUndo"));
       return;
     }
     setBusy(true);
     const reply = await socket.undo(seat);
     setBusy(false);
-    if (reply.type === "error") say("error", reply.message);
-    else say("info", "Your last action was taken back.");
+    if (reply.type === "error") say("error", errorText(reply.code, reply.message));
+    else say("info", tr("table.undone"));
   }, [socket, view.can_undo, say]);
 
   return { busy, notice, say, send, undo };
@@ -241,7 +242,7 @@ function onSlot(slot: string, t: { acting: number | null; myTake: boolean; archi
   if (t.actions.busy) return;
   if (!t.myTake) {
     if (t.acting === null) void t.actions.send(`1${slot}`);
-    else t.actions.say("info", "Build or discard the building you took first.");
+    else t.actions.say("info", tr("table.buildFirst"));
     return;
   }
   void t.actions.send(`${t.architect ?? 1}${slot}`);
@@ -283,7 +284,7 @@ function useTableHint(view: View, acting: number | null, you: number[], tokens: 
   return useHint({
     at: view.version,
     request: seat === undefined ? null : () => api.analysis(game, null, tokens[seat]),
-    failure: "The hint failed.",
-    onUnavailable: () => say("info", "Hints are not available at this table."),
+    failure: tr("table.hintFailed"),
+    onUnavailable: () => say("info", tr("table.noHints")),
   });
 }

@@ -1,5 +1,6 @@
 // The panel under the site where this client acts: the architects to pick from during a take,
 // the building taken during a build (with its discard), the server's notices, undo and hint.
+import { t } from "../i18n";
 import { canDiscard } from "../play";
 import { TEXT } from "../text";
 import { describeTile, type TileIndex } from "../tiles";
@@ -13,7 +14,7 @@ import { TileFace } from "./Tile";
 export function ActionPanel({ view, tiles, table, toMoveName }: { view: View; tiles: TileIndex | null; table: TableModel; toMoveName: string }) {
   const { notice } = table.actions;
   return (
-    <section class="panel action-panel" aria-label="Your action">
+    <section class="panel action-panel" aria-label={t("table.yourAction")}>
       {table.myTake && <ArchitectPicker view={view} table={table} />}
       {view.phase === "place" && view.state.pending && <PendingBuilding view={view} tiles={tiles} table={table} toMoveName={toMoveName} />}
       {notice && (
@@ -32,7 +33,7 @@ function ArchitectPicker({ view, table }: { view: View; table: TableModel }) {
   const selected = table.architect;
   return (
     <fieldset class="architects">
-      <legend>{own ? "Your architects" : "Architects in the shared pool"}</legend>
+      <legend>{own ? t("table.yourArchitects") : t("table.poolArchitects")}</legend>
       <div class="arch-row">
         {table.choices.map((c) => (
           <label key={c.number} class={`arch ${c.playable ? "" : "arch-off"} ${selected === c.number ? "arch-on" : ""}`}>
@@ -51,7 +52,7 @@ function ArchitectPicker({ view, table }: { view: View; table: TableModel }) {
         ))}
       </div>
       <p class="hint-line" aria-live="polite">
-        {table.previewText || (table.touch ? TEXT.takeHelpTouch : "Pick an architect (keys 1–5), then a lit slot around the site: hover a slot to see what it takes.")}
+        {table.previewText || (table.touch ? TEXT.takeHelpTouch : t("table.takeHelp"))}
       </p>
     </fieldset>
   );
@@ -68,7 +69,8 @@ function PendingBuilding({ view, tiles, table, toMoveName }: { view: View; tiles
         <p>
           {myBuild ? (
             <>
-              <b>Build it</b>: pick a lit square of your city (architect #{pending?.architect}), or discard it.
+              <b>{t("table.buildIt")}</b>
+              {t("table.buildHelp", { architect: pending?.architect ?? "" })}
               {table.builds.size === 0 && " No square can take it: discard it."}
             </>
           ) : (
@@ -79,7 +81,7 @@ function PendingBuilding({ view, tiles, table, toMoveName }: { view: View; tiles
         </p>
         {myBuild && (
           <button type="button" class="btn" disabled={table.actions.busy || !canDiscard(view)} onClick={() => void table.actions.send("discard")}>
-            <TrashIcon class="btn-icon" /> Discard <kbd>D</kbd>
+            <TrashIcon class="btn-icon" /> {t("table.discard")} <kbd>D</kbd>
           </button>
         )}
       </div>
@@ -112,14 +114,14 @@ function ActionButtons({ view, table }: { view: View; table: TableModel }) {
           class="btn"
           disabled={busy || (view.can_undo?.length ?? 0) === 0}
           onClick={() => void undo()}
-          title="Take back your last action, while no one else has acted since"
+          title={t("table.undoTitle")}
         >
-          <UndoIcon class="btn-icon" /> Undo <kbd>U</kbd>
+          <UndoIcon class="btn-icon" /> {t("table.undo")} <kbd>U</kbd>
         </button>
       )}
       {table.hintAllowed && (
         <button type="button" class="btn" disabled={table.hint.state.status === "loading"} onClick={() => void table.hint.ask()}>
-          <LightbulbIcon class="btn-icon" /> Hint <kbd>H</kbd>
+          <LightbulbIcon class="btn-icon" /> {t("table.hint")} <kbd>H</kbd>
         </button>
       )}
       <button

@@ -6,28 +6,32 @@ import { JoinPage } from "./JoinPage";
 import { Lobby } from "./Lobby";
 import { Replay } from "./Replay";
 import { Help } from "./Help";
+import { t } from "../i18n";
+import { LanguageSwitcher, useLanguage } from "./LanguageSwitcher";
 
 export function App() {
   const route = useRoute();
+  const lang = useLanguage();
   return (
     <>
       <a class="skip-link" href="#main">
-        Skip to the game
+        {t("app.skip")}
       </a>
       <header class="app-bar">
         <a class="brand" href="/" onClick={linkTo("/")}>
           <LogoIcon size={28} />
           <span>Quadropolis</span>
         </a>
-        <nav class="app-nav" aria-label="Main">
+        <nav class="app-nav" aria-label={t("app.nav")}>
           <a href="/" onClick={linkTo("/")}>
-            Lobby
+            {t("app.lobby")}
           </a>
           <a href="/?replay=file" onClick={linkTo("/?replay=file")}>
-            Replays
+            {t("app.replays")}
           </a>
           <a href="/rules">Rules</a>
           <Help />
+          <LanguageSwitcher lang={lang} />
         </nav>
       </header>
       {route.page === "lobby" && <Lobby />}

@@ -1,6 +1,7 @@
 // A player's city: 4x4 (Classic, four quarter districts) or 4x5 (Expert, with the printed
 // square numbers and five districts), its buildings and stacks, and during a build the
 // squares the player may use; at the end, the optimal placement of its resources.
+import { t } from "../i18n";
 import type { ComponentChildren } from "preact";
 import { cityShape, district, squareName, squareNumber } from "../board";
 import type { CityMark } from "../marks";
@@ -50,7 +51,7 @@ export function City(p: CityProps) {
   return (
     <article
       class={`city-card seat-${seat}${p.large ? " city-large" : ""}${p.mine ? " city-mine" : ""}${toMove ? " city-to-move" : ""}`}
-      aria-label={`City of ${name}`}
+      aria-label={t("table.cityOf", { name })}
       data-seat={seat}
     >
       <CityHead view={view} seat={seat} large={p.large} mine={p.mine} />
@@ -101,7 +102,7 @@ function CityHead({ view, seat, large, mine }: { view: View; seat: number; large
       <div class="city-who">
         <h3 class="city-name">
           {seatName(seatInfo, seat)}
-          {mine && <span class="you-tag">you</span>}
+          {mine && <span class="you-tag">{t("table.you")}</span>}
         </h3>
         <span class="city-kind">
           {seatInfo && seatKindWords(seatInfo)}
@@ -111,14 +112,14 @@ function CityHead({ view, seat, large, mine }: { view: View; seat: number; large
         </span>
       </div>
       {view.state.mayor === seat && (
-        <span class="mayor-badge" title="holds the mayor: starts the next round">
+        <span class="mayor-badge" title={t("table.mayor")}>
           <MayorIcon />
-          <span class="sr-only">holds the mayor</span>
+          <span class="sr-only">{t("table.mayor")}</span>
         </span>
       )}
-      <div class="city-score" title="projected score: the city scored as it stands, resources placed optimally">
+      <div class="city-score" title={t("table.projected")}>
         <strong data-testid={`score-${seat}`}>{score?.total ?? 0}</strong>
-        <span>{view.status === "over" ? "final" : "VP now"}</span>
+        <span>{view.status === "over" ? t("table.final") : t("table.vpNow")}</span>
       </div>
     </header>
   );
@@ -150,7 +151,7 @@ function CityStats({ view, seat, toMove }: { view: View; seat: number; toMove: b
           ))}
         </span>
       )}
-      {toMove && <span class="turn-flag">{view.phase === "place" ? "building" : "to play"}</span>}
+      {toMove && <span class="turn-flag">{view.phase === "place" ? t("table.building") : t("table.toPlay")}</span>}
     </div>
   );
 }
@@ -269,7 +270,7 @@ function CellBody({ f, placed, mark, label }: { f: CellFacts; placed: Placed; ma
       {f.eligible && (
         <span class="cell-build" aria-hidden="true" title={f.value ? valueTitle(f.value) : undefined}>
           {f.stack ? "+1" : "+"}
-          {f.value ? <BuildValueMarks value={f.value} /> : f.buildScore !== undefined && <small>{f.buildScore} VP</small>}
+          {f.value ? <BuildValueMarks value={f.value} /> : f.buildScore !== undefined && <small>{t("table.vp", { score: f.buildScore })}</small>}
         </span>
       )}
       {mark && (
@@ -310,12 +311,12 @@ export function Breakdown({ score }: { score: Score }) {
   const rows = CATEGORY_ORDER.filter((k) => (score.breakdown[k] ?? 0) !== 0);
   return (
     <details class="breakdown">
-      <summary>Score breakdown</summary>
+      <summary>{t("table.scoreBreakdown")}</summary>
       <table>
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={2}>nothing scores yet</td>
+              <td colSpan={2}>{t("table.nothingScores")}</td>
             </tr>
           )}
           {rows.map((k) => (
@@ -325,7 +326,7 @@ export function Breakdown({ score }: { score: Score }) {
             </tr>
           ))}
           <tr class="total">
-            <th scope="row">total</th>
+            <th scope="row">{TEXT.guideTotal}</th>
             <td>{score.total}</td>
           </tr>
         </tbody>

@@ -1,12 +1,7 @@
+import { liveRecord } from "../i18n";
 import type { ConnectionStatus } from "../socket";
 
-const WORDS: Record<ConnectionStatus, string> = {
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  offline: "Offline: waiting for the network",
-  gone: "Game not found",
-};
+const WORDS: Record<ConnectionStatus, string> = liveRecord(["connecting", "open", "reconnecting", "offline", "gone"], "conn.");
 
 /** The connection's status; the socket reconnects by itself. */
 export function ConnectionBadge({ status }: { status: ConnectionStatus }) {

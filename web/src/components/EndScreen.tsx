@@ -1,6 +1,7 @@
 // The end of a game: the ranking and what settled it (R13), the score pad, and every city
 // with its optimal final placement (activated buildings, customers, absorbing parks,
 // removed buildings) when the server gives it.
+import { t } from "../i18n";
 import { ranking, tieBreakWords } from "../play";
 import { linkTo, replayUrl } from "../route";
 import { ordinal, seatName } from "../seats";
@@ -25,10 +26,10 @@ export function EndSummary({ view }: { view: View }) {
   const you = view.you ?? [];
   const title =
     winners.length > 1
-      ? `Shared victory: ${names.join(" and ")}`
+      ? t("end.shared", { names: names.join(t("end.and")) })
       : winners.length === 1 && you.includes(winners[0]!) && you.length === 1
-        ? "You win!"
-        : `${names[0] ?? "Nobody"} wins`;
+        ? t("end.youWin")
+        : t("end.wins", { name: names[0] ?? t("end.nobody") });
   return (
     <section class="end-summary" aria-labelledby="end-title">
       <div class="trophy" aria-hidden="true">
@@ -37,7 +38,7 @@ export function EndSummary({ view }: { view: View }) {
       <h1 id="end-title" data-testid="end-title">
         {title}
       </h1>
-      <p class="lead">Decided by {tieBreakWords(view)}.</p>
+      <p class="lead">{t("end.decidedBy", { reason: tieBreakWords(view) })}</p>
       <ol class="podium" aria-label="Ranking">
         {ranks.map((r) => (
           <li key={r.seat} class={r.winner ? "winner" : ""} data-testid={`rank-${r.seat}`}>
@@ -99,7 +100,7 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
     <main class="end-page" id="main" data-status="over" data-version={view.version}>
       <div class="game-bar">
         <span class="game-id">
-          Game <code>{game}</code> · {view.config.mode === "expert" ? "Expert" : "Classic"} · over
+          {t("table.game")} <code>{game}</code> · {t(view.config.mode === "expert" ? "mode.expert" : "mode.classic")} · {t("end.over")}
         </span>
         <ConnectionBadge status={status} />
       </div>
@@ -108,16 +109,16 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
           <EndSummary view={view} />
           <div class="end-actions">
             <a class="btn btn-primary" href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
-              Watch the replay
+              {t("end.replay")}
             </a>
             <a class="btn" href={`${replayUrl(game)}&review=1`} onClick={linkTo(`${replayUrl(game)}&review=1`)} data-testid="review-game">
-              Review the game
+              {t("end.review")}
             </a>
             <a class="btn" href={`/api/games/${encodeURIComponent(game)}/record`} download={`quadropolis-${game}.json`}>
-              Download the record
+              {t("end.download")}
             </a>
             <a class="btn" href="/" onClick={linkTo("/")}>
-              New game
+              {t("lobby.newGame")}
             </a>
           </div>
           <ScoreSheet view={view} />
@@ -130,7 +131,7 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
               <City key={s} view={view} seat={s} mine={(view.you ?? []).includes(s)} placement={placementOf(view, s)} />
             ))}
           </div>
-          <ActionLog actions={view.last_actions} seats={view.seats} title="Last actions of the game" />
+          <ActionLog actions={view.last_actions} seats={view.seats} title={t("log.gameTitle")} />
         </div>
       </div>
     </main>

@@ -1,19 +1,16 @@
 // Ways out of a game: Leave or Cancel a game still waiting for players, Resign a running one
 // (after a confirmation), and the page of a game that ended without a result (cancelled,
 // expired, abandoned). The server decides who may do what; its refusals are shown as they are.
+import { errorText, liveRecord, t } from "../i18n";
 import { useState } from "preact/hooks";
-import { api } from "../api";
+import { api, ApiError } from "../api";
 import { linkTo, navigate } from "../route";
 import { seatName } from "../seats";
 import { forgetSeat } from "../tokens";
 import type { View } from "../types";
 
 /** The statuses of a game that ended without a result, in players' words. */
-const ENDED_WORDS: Readonly<Record<string, string>> = {
-  cancelled: "This game was cancelled by the player who created it.",
-  expired: "This game expired: no one played in it for too long.",
-  abandoned: "This game was abandoned: every player resigned.",
-};
+const ENDED_WORDS: Readonly<Record<string, string>> = liveRecord(["cancelled", "expired", "abandoned"], "ended.");
 
 export function endedWithoutResult(view: View): boolean {
   return view.status in ENDED_WORDS;
@@ -23,11 +20,11 @@ export function endedWithoutResult(view: View): boolean {
 export function GameEnded({ view }: { view: View }) {
   return (
     <main class="page narrow" id="main" data-status={view.status}>
-      <h1>Game ended</h1>
-      <p class="lead">{ENDED_WORDS[view.status] ?? "This game has ended."}</p>
+      <h1>{t("ended.title")}</h1>
+      <p class="lead">{ENDED_WORDS[view.status] ?? t("ended.other")}</p>
       <p>
         <a class="btn btn-primary" href="/" onClick={linkTo("/")}>
-          Back to the lobby
+          {t("exit.back")}
         </a>
       </p>
     </main>
@@ -41,7 +38,7 @@ function useAction(): [string | null, boolean, (run: () => Promise<void>) => voi
     setBusy(true);
     setError(null);
     run()
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : "The server did not answer."))
+      .catch((e: unknown) => setError(e instanceof ApiError ? errorText(e.code, e.message) : e instanceof Error ? e.message : t("exit.noAnswer")))
       .finally(() => setBusy(false));
   };
   return [error, busy, act];
@@ -71,17 +68,15 @@ export function WaitingExit({ view, tokens }: { view: View; tokens: Record<numbe
     <div class="game-exit">
       {host !== undefined ? (
         <button class="btn" disabled={busy} onClick={cancel}>
-          Cancel the game
+          {t("exit.cancel")}
         </button>
       ) : (
         <button class="btn" disabled={busy} onClick={leave}>
-          Leave the game
+          {t("exit.leave")}
         </button>
       )}
       <span class="muted small">
-        {host !== undefined
-          ? "No one can join it any more; it leaves the lobby."
-          : "Your seat opens again for someone else."}
+        {host !== undefined ? t("exit.cancelWhy") : t("exit.leaveWhy")}
       </span>
       {error && (
         <p class="notice notice-error" role="alert">
@@ -108,20 +103,20 @@ export function ResignButton({ view, tokens }: { view: View; tokens: Record<numb
   if (!asking) {
     return (
       <button class="btn btn-small btn-quiet" onClick={() => setAsking(true)}>
-        Resign
+        {t("exit.resign")}
       </button>
     );
   }
   return (
-    <div class="resign-confirm" role="alertdialog" aria-label="Resign the game?">
+    <div class="resign-confirm" role="alertdialog" aria-label={t("exit.resignAsk")}>
       <span>
-        Resign as {names}? A bot plays {held.length === 1 ? "your seat" : "your seats"} to the end; you can still watch.
+        {t("exit.resignText", { count: held.length, names })}
       </span>
       <button class="btn btn-small btn-primary" disabled={busy} onClick={resign}>
-        Yes, resign
+        {t("exit.yesResign")}
       </button>
       <button class="btn btn-small" disabled={busy} onClick={() => setAsking(false)}>
-        Keep playing
+        {t("exit.keepPlaying")}
       </button>
       {error && (
         <span class="notice notice-error" role="alert">

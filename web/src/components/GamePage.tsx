@@ -1,6 +1,7 @@
 // A game: the waiting room while seats are open, the table while it is played, the end
 // screen once it is over. Every action goes through the websocket; the server's reasons for
 // refusing one are shown as they are.
+import { t } from "../i18n";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useTiles } from "../hooks";
 import { actingSeat } from "../play";
@@ -40,11 +41,11 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
   if (handle.status === "gone") {
     return (
       <main class="page narrow" id="main">
-        <h1>Game not found</h1>
+        <h1>{t("table.gameNotFound")}</h1>
         <p>{handle.statusDetail}</p>
         <p>
           <a class="btn" href="/" onClick={linkTo("/")}>
-            Back to the lobby
+            {t("exit.back")}
           </a>
         </p>
       </main>
@@ -76,7 +77,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
     <>
       {badToken && (
         <p class="notice notice-error page-notice" role="alert">
-          This seat link is not valid for this game: you are watching it.
+          {t("page.badLink")}
         </p>
       )}
       <Table view={view} handle={handle} tiles={index} tokens={tokens} />
@@ -86,7 +87,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
 
 function titleFor(view: View): string {
   const acting = actingSeat(view);
-  if (view.status === "over") return "Game over — Quadropolis";
-  if (acting !== null) return "▶ Your turn — Quadropolis";
-  return `Round ${view.round} — Quadropolis`;
+  if (view.status === "over") return t("page.over");
+  if (acting !== null) return t("page.yourTurn");
+  return t("page.round", { round: view.round });
 }

@@ -2,13 +2,14 @@
 import { useRef } from "preact/hooks";
 import { BlockedIcon, BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, PlaygroundIcon, StarIcon, UrbanistIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
+import { t } from "../i18n";
 
 export function Help() {
   const ref = useRef<HTMLDialogElement>(null);
   return (
     <>
       <button type="button" class="link-button" onClick={() => ref.current?.showModal()}>
-        How to play
+        {t("help.open")}
       </button>
       <dialog ref={ref} class="help" aria-labelledby="help-title">
         <form method="dialog" class="help-close">

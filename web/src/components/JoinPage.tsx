@@ -1,6 +1,7 @@
 // An invite link (/?game=ID&join=N): the game in a few words and the seat to take.
+import { errorText, t } from "../i18n";
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api";
+import { api, ApiError } from "../api";
 import { linkTo, navigate } from "../route";
 import { seatKindWords, seatName } from "../seats";
 import { loadTokens, saveToken } from "../tokens";
@@ -20,7 +21,7 @@ export function JoinPage({ game, seat }: { game: string; seat: number }) {
     api
       .view(game)
       .then(setView)
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : "This game cannot be found."));
+      .catch((e: unknown) => setError(e instanceof ApiError ? errorText(e.code, e.message) : t("join.notFound")));
   }, [game, seat]);
   const joined = (s: number, token: string) => {
     saveToken(game, s, token);
@@ -29,7 +30,7 @@ export function JoinPage({ game, seat }: { game: string; seat: number }) {
   const open = view?.seats[seat]?.open ?? false;
   return (
     <main class="page narrow" id="main">
-      <h1>Join a game of Quadropolis</h1>
+      <h1>{t("join.title")}</h1>
       {error && (
         <p class="notice notice-error" role="alert">
           {error}
@@ -38,7 +39,7 @@ export function JoinPage({ game, seat }: { game: string; seat: number }) {
       {view && (
         <>
           <p class="lead">
-            {view.config.mode === "expert" ? "Expert" : "Classic"} game for {view.config.players} players.
+            {t("join.lead", { mode: t(view.config.mode === "expert" ? "mode.expert" : "mode.classic"), players: view.config.players })}
           </p>
           <ul class="seat-list">
             {view.seats.map((s, i) => (
@@ -53,9 +54,9 @@ export function JoinPage({ game, seat }: { game: string; seat: number }) {
             <JoinButton game={game} seat={seat} onJoined={joined} />
           ) : (
             <p class="notice notice-info">
-              Seat {seat + 1} is already taken.{" "}
+              {t("join.taken", { seat: seat + 1 })}{" "}
               <a href={`/?game=${game}`} onClick={linkTo(`/?game=${game}`)}>
-                Watch the game
+                {t("join.watch")}
               </a>
             </p>
           )}

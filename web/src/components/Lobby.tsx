@@ -6,9 +6,10 @@ import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
 import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
 import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
-import { capitalised, seatName, SEAT_SHAPE_WORDS } from "../seats";
+import { LEVEL_NAMES, levelWord, seatName, seatShapeWord } from "../seats";
 import { guidedGame, setGuidedGame } from "../guide";
 import { TEXT } from "../text";
+import { errorText, language, t } from "../i18n";
 import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "../tokens";
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
 import { accountApi } from "../account";
@@ -20,10 +21,30 @@ import { SeatMark } from "./SeatMark";
 export type SeatChoice = "you" | "hotseat" | "invite" | Level;
 
 export const SEAT_OPTIONS: readonly { value: SeatChoice; label: string }[] = [
-  { value: "you", label: "You" },
-  { value: "hotseat", label: "Human, on this device" },
-  { value: "invite", label: "Human, invited by link" },
-  ...LEVELS.map((level) => ({ value: level, label: `Bot: ${level}` })),
+  {
+    value: "you",
+    get label() {
+      return t("lobby.seatYou");
+    },
+  },
+  {
+    value: "hotseat",
+    get label() {
+      return t("lobby.seatHotseat");
+    },
+  },
+  {
+    value: "invite",
+    get label() {
+      return t("lobby.seatInvite");
+    },
+  },
+  ...LEVELS.map((level) => ({
+    value: level,
+    get label() {
+      return t("lobby.seatBot", { level: levelWord(level) });
+    },
+  })),
 ];
 
 /** What the server is asked for a seat: a bot of the chosen level, or a human (by `name` when given). */
@@ -55,7 +76,7 @@ export function LevelOptions() {
     <>
       {LEVELS.map((l) => (
         <option key={l} value={l}>
-          {l}
+          {levelWord(l)}
         </option>
       ))}
     </>
@@ -77,7 +98,7 @@ export function Lobby() {
         </div>
         <div>
           <h1>Quadropolis</h1>
-          <p class="lead">Send your architects, pick buildings from the construction site and grow the best city. Play friends online, on one device, or bots.</p>
+          <p class="lead">{t("lobby.lead")}</p>
         </div>
       </section>
       <div class="lobby-grid">
@@ -88,14 +109,14 @@ export function Lobby() {
         <div class="lobby-lists">
           <AccountPanel />
           <YourGames />
-          <GameList status="waiting" title="Games waiting for players" empty="No game is waiting for players right now: create one!" />
-          <GameList status="playing" title="Games being played" empty="No public game is being played." hideOnError />
-          <GameList status="over" title="Finished games" empty="No finished game yet." />
+          <GameList status="waiting" title={t("lobby.waiting")} empty={t("lobby.waitingEmpty")} />
+          <GameList status="playing" title={t("lobby.playing")} empty={t("lobby.playingEmpty")} hideOnError />
+          <GameList status="over" title={t("lobby.over")} empty={t("lobby.overEmpty")} />
           <section class="panel">
-            <h2 class="panel-title">Replay a record</h2>
-            <p>Open a game record file (<code>quadropolis-game/1</code>, as saved by the terminal game or downloaded here) in the replay viewer.</p>
+            <h2 class="panel-title">{t("lobby.record")}</h2>
+            <p>{t("lobby.recordLead", { format: "quadropolis-game/1" })}</p>
             <a class="btn" href={replayUrl(null)} onClick={linkTo(replayUrl(null))}>
-              Open a record file…
+              {t("lobby.recordOpen")}
             </a>
           </section>
         </div>
@@ -130,12 +151,12 @@ function LearnToPlay() {
     setBusy(true);
     setError(null);
     try {
-      const c = await api.create(guidedSpec(playerName() || "Player"));
+      const c = await api.create(guidedSpec(playerName() || t("lobby.defaultName")));
       for (const s of c.seats) saveToken(c.game, s.seat, s.token);
       setGuidedGame(c.game);
       navigate(gameUrl(c.game));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "The game could not be created.");
+      setError(err instanceof ApiError ? errorText(err.code, err.message) : t("lobby.createFailed"));
       setBusy(false);
     }
   };
@@ -249,7 +270,7 @@ function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const clean = choices.name.trim() || "Player";
+    const clean = choices.name.trim() || t("lobby.defaultName");
     savePlayerName(clean);
     try {
       const spec = createSpec({ ...choices, name: clean });
@@ -262,7 +283,7 @@ function useNewGameForm(onCreated: (c: Created) => void): NewGameForm {
       if (c.invites.length === 0) navigate(gameUrl(c.game));
       else onCreated(c);
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "The game could not be created.");
+      setError(err instanceof ApiError ? errorText(err.code, err.message) : t("lobby.createFailed"));
     } finally {
       setBusy(false);
     }
@@ -277,23 +298,23 @@ export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) =>
   return (
     <form class="panel new-game" onSubmit={(e) => void form.submit(e)} aria-labelledby="new-game-title">
       <h2 id="new-game-title" class="panel-title">
-        New game
+        {t("lobby.newGame")}
       </h2>
       <fieldset class="choice-cards">
-        <legend>Mode</legend>
+        <legend>{t("lobby.mode")}</legend>
         <label class={`choice ${mode === "classic" ? "on" : ""}`}>
           <input type="radio" name="mode" value="classic" checked={mode === "classic"} onChange={() => form.set({ mode: "classic" })} />
-          <b>Classic</b>
-          <span>4 rounds, 4×4 cities, four architects each. The one to learn first.</span>
+          <b>{t("mode.classic")}</b>
+          <span>{t("lobby.classicLead")}</span>
         </label>
         <label class={`choice ${mode === "expert" ? "on" : ""}`}>
           <input type="radio" name="mode" value="expert" checked={mode === "expert"} onChange={() => form.set({ mode: "expert" })} />
-          <b>Expert</b>
-          <span>5 rounds, 4×5 numbered cities, a shared pool of architects, office towers and monuments.</span>
+          <b>{t("mode.expert")}</b>
+          <span>{t("lobby.expertLead")}</span>
         </label>
       </fieldset>
       <fieldset class="segmented">
-        <legend>Players</legend>
+        <legend>{t("lobby.players")}</legend>
         {[2, 3, 4].map((n) => (
           <label key={n} class={players === n ? "on" : ""}>
             <input type="radio" name="players" value={n} checked={players === n} onChange={() => form.set({ players: n })} />
@@ -302,8 +323,8 @@ export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) =>
         ))}
       </fieldset>
       <label class="field">
-        Your name
-        <input value={name} maxLength={40} placeholder="Player" onInput={(e) => form.set({ name: (e.target as HTMLInputElement).value })} autoComplete="nickname" />
+        {t("lobby.yourName")}
+        <input value={name} maxLength={40} placeholder={t("lobby.defaultName")} onInput={(e) => form.set({ name: (e.target as HTMLInputElement).value })} autoComplete="nickname" />
       </label>
       <SeatChoices form={form} levels={levels} />
       <MoreOptions form={form} levels={levels} />
@@ -313,7 +334,7 @@ export function NewGame({ onCreated, levels = {} }: { onCreated: (c: Created) =>
         </p>
       )}
       <button class="btn btn-primary btn-big" disabled={form.busy} data-testid="create">
-        {form.busy ? "Creating…" : hasInvite ? "Create and invite" : "Start the game"}
+        {form.busy ? t("lobby.creating") : hasInvite ? t("lobby.createInvite") : t("lobby.start")}
       </button>
     </form>
   );
@@ -325,15 +346,15 @@ function SeatChoices({ form, levels }: { form: NewGameForm; levels: LevelDescrip
   const described = LEVELS.filter((l) => active.includes(l) && levels[l]);
   return (
     <fieldset class="seats-choice">
-      <legend>Seats</legend>
+      <legend>{t("lobby.seats")}</legend>
       {active.map((s, i) => {
         const level = isLevel(s) ? s : null;
         const hint = level ? levels[level] : undefined;
         return (
           <div class="seat-row" key={i}>
-            <SeatMark seat={i} size={24} title={`Seat ${i + 1} (${SEAT_SHAPE_WORDS[i]})`} />
+            <SeatMark seat={i} size={24} title={t("lobby.seatShape", { seat: i + 1, shape: seatShapeWord(i) })} />
             <label>
-              <span class="sr-only">Seat {i + 1}</span>
+              <span class="sr-only">{t("lobby.seat", { seat: i + 1 })}</span>
               <select
                 value={s}
                 onChange={(e) => form.setSeat(i, (e.target as HTMLSelectElement).value as SeatChoice)}
@@ -353,7 +374,7 @@ function SeatChoices({ form, levels }: { form: NewGameForm; levels: LevelDescrip
                 class="seat-name"
                 value={form.choices.names[i] ?? ""}
                 maxLength={40}
-                placeholder={`${form.choices.name.trim() || "Player"} (${i + 1})`}
+                placeholder={t("lobby.hotseatPlaceholder", { name: form.choices.name.trim() || t("lobby.defaultName"), seat: i + 1 })}
                 aria-label={TEXT.playerName(i + 1)}
                 data-testid={`seat-name-${i}`}
                 onInput={(e) => form.setName(i, (e.target as HTMLInputElement).value)}
@@ -367,7 +388,7 @@ function SeatChoices({ form, levels }: { form: NewGameForm; levels: LevelDescrip
         <ul class="level-hints muted small" data-testid="level-hints">
           {described.map((l) => (
             <li key={l} id={levelHintId(l)}>
-              <b>{capitalised(l)} bot</b>: {levels[l]}
+              <b>{LEVEL_NAMES[l]}</b>: {levels[l]}
             </li>
           ))}
         </ul>
@@ -415,18 +436,18 @@ function MoreOptions({ form, levels }: { form: NewGameForm; levels: LevelDescrip
   const { square, allParks, isPublic, takeover } = form.choices;
   return (
     <details class="more-options">
-      <summary>Variants and options</summary>
+      <summary>{t("lobby.options")}</summary>
       <Check checked={square} onChange={(on) => form.set({ square: on })}>
-        <b>The urbanist blocks only its own square</b> (instead of its row and column)
+        <b>{t("lobby.optSquare")}</b> {t("lobby.optSquareWhy")}
       </Check>
       <Check checked={allParks} onChange={(on) => form.set({ allParks: on })}>
-        <b>Every park absorbs pollution</b> (and a playground gives no inhabitant)
+        <b>{t("lobby.optParks")}</b> {t("lobby.optParksWhy")}
       </Check>
       <Check checked={isPublic} onChange={(on) => form.set({ isPublic: on })}>
-        <b>List the game in the lobby</b> (otherwise only people with a link can find it)
+        <b>{t("lobby.optPublic")}</b> {t("lobby.optPublicWhy")}
       </Check>
       <Check checked={takeover} onChange={(on) => form.set({ takeover: on })}>
-        <b>Allow a bot to replace a player who leaves</b>
+        <b>{t("lobby.optTakeover")}</b>
       </Check>
       {takeover && <TakeoverOptions form={form} levels={levels} />}
     </details>
@@ -440,17 +461,17 @@ function TakeoverOptions({ form, levels }: { form: NewGameForm; levels: LevelDes
     <>
       <div class="takeover">
         <label>
-          after
+          {t("lobby.after")}
           <select value={takeoverAfter} onChange={(e) => form.set({ takeoverAfter: Number((e.target as HTMLSelectElement).value) })}>
             {[30, 60, 120, 300, 900].map((s) => (
               <option key={s} value={s}>
-                {s < 60 ? `${s} seconds` : `${s / 60} minute${s > 60 ? "s" : ""}`}
+                {s < 60 ? t("lobby.seconds", { count: s }) : t("lobby.minutes", { count: s / 60 })}
               </option>
             ))}
           </select>
         </label>
         <label>
-          bot level
+          {t("lobby.botLevel")}
           <select
             value={takeoverLevel}
             onChange={(e) => form.set({ takeoverLevel: (e.target as HTMLSelectElement).value as Level })}
@@ -464,7 +485,7 @@ function TakeoverOptions({ form, levels }: { form: NewGameForm; levels: LevelDes
       </div>
       {takeoverHint && (
         <p class="level-hint muted small" id="takeover-level-hint">
-          <b>{capitalised(takeoverLevel)} bot</b>: {takeoverHint}
+          <b>{LEVEL_NAMES[takeoverLevel]}</b>: {takeoverHint}
         </p>
       )}
     </>
@@ -476,27 +497,27 @@ function Invites({ created, onClose }: { created: Created; onClose: () => void }
   return (
     <section class="panel invites" aria-labelledby="invites-title">
       <h2 id="invites-title" class="panel-title">
-        Invite your opponents
+        {t("lobby.invitesTitle")}
       </h2>
-      <p>Send each player the link of their seat. The game starts when every seat is taken.</p>
+      <p>{t("lobby.invitesLead")}</p>
       <ul class="invite-list">
         {created.invites.map((i) => (
           <li key={i.seat}>
-            <SeatMark seat={i.seat} size={22} /> Seat {i.seat + 1}: <CopyButton text={absolute(i.link)} label={`Copy the invite link for seat ${i.seat + 1}`} />
+            <SeatMark seat={i.seat} size={22} /> {t("lobby.seat", { seat: i.seat + 1 })}: <CopyButton text={absolute(i.link)} label={t("lobby.copyInvite", { seat: i.seat + 1 })} />
           </li>
         ))}
       </ul>
       {mine.length > 0 && (
         <p class="muted small">
-          Your own seat{mine.length > 1 ? "s" : ""}: {mine.map((s) => `seat ${s.seat + 1}`).join(", ")}. Your private link is in the game's Share menu.
+          {t("lobby.ownSeats", { count: mine.length, seats: mine.map((s) => t("lobby.seat", { seat: s.seat + 1 })).join(", ") })}
         </p>
       )}
       <div class="row">
         <a class="btn btn-primary" href={gameUrl(created.game)} onClick={linkTo(gameUrl(created.game))} data-testid="go-to-table">
-          Go to the table
+          {t("lobby.goToTable")}
         </a>
         <button type="button" class="btn btn-quiet" onClick={onClose}>
-          Create another game
+          {t("lobby.another")}
         </button>
       </div>
     </section>
@@ -509,22 +530,22 @@ function describeSeats(g: GameListEntry) {
       {g.seats.map((s, i) => (
         <span key={i} class="list-seat" title={seatName(s, i)}>
           <SeatMark seat={i} size={16} />
-          <span>{s.open ? "open" : seatName(s, i)}</span>
+          <span>{s.open ? t("lobby.open") : seatName(s, i)}</span>
         </span>
       ))}
     </span>
   );
 }
 
-function when(t: number | string | null): string {
-  if (t === null) return "";
-  const d = typeof t === "number" ? new Date(t * 1000) : new Date(t);
+function when(at: number | string | null): string {
+  if (at === null) return "";
+  const d = typeof at === "number" ? new Date(at * 1000) : new Date(at);
   if (Number.isNaN(d.getTime())) return "";
   const mins = Math.round((Date.now() - d.getTime()) / 60000);
-  if (mins < 1) return "just now";
-  if (mins < 60) return `${mins} min ago`;
-  if (mins < 48 * 60) return `${Math.round(mins / 60)} h ago`;
-  return d.toLocaleDateString();
+  if (mins < 1) return t("lobby.justNow");
+  if (mins < 60) return t("lobby.minAgo", { count: mins });
+  if (mins < 48 * 60) return t("lobby.hoursAgo", { count: Math.round(mins / 60) });
+  return d.toLocaleDateString(language());
 }
 
 type ListStatus = "waiting" | "playing" | "over";
@@ -563,9 +584,9 @@ function GameList({ status, title, empty, hideOnError }: { status: ListStatus; t
         {title}
       </h2>
       {error ? (
-        <p class="muted">The list could not be loaded ({error}).</p>
+        <p class="muted">{t("lobby.listFailed", { error })}</p>
       ) : games === null ? (
-        <p class="muted">Loading…</p>
+        <p class="muted">{t("lobby.loading")}</p>
       ) : games.length === 0 ? (
         <p class="muted">{empty}</p>
       ) : (
@@ -584,7 +605,7 @@ function GameRow({ g, status }: { g: GameListEntry; status: ListStatus }) {
     <li class="game-row">
       <div class="game-row-main">
         <span>
-          <b>{g.config.mode === "expert" ? "Expert" : "Classic"}</b>, {g.config.players} players
+          <b>{t(g.config.mode === "expert" ? "mode.expert" : "mode.classic")}</b>, {t("lobby.playerCount", { count: g.config.players })}
           <span class="muted small"> · {when(status === "over" ? g.finished_at : g.created_at)}</span>
         </span>
         {describeSeats(g)}
@@ -612,21 +633,21 @@ function GameRowActions({ g, status }: { g: GameListEntry; status: ListStatus })
           .filter((s) => s.open)
           .map((s) => (
             <a key={s.seat} class="btn btn-small btn-primary" href={`/?game=${g.game}&join=${s.seat}`} onClick={linkTo(`/?game=${g.game}&join=${s.seat}`)}>
-              Join seat {s.seat + 1}
+              {t("lobby.join", { seat: s.seat + 1 })}
             </a>
           ))}
       {status === "playing" && (
         <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
-          Watch
+          {t("lobby.watch")}
         </a>
       )}
       {status === "over" && (
         <>
           <a class="btn btn-small btn-primary" href={replayUrl(g.game)} onClick={linkTo(replayUrl(g.game))}>
-            Replay
+            {t("lobby.replay")}
           </a>
           <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
-            Final table
+            {t("lobby.finalTable")}
           </a>
         </>
       )}
@@ -640,17 +661,17 @@ function YourGames() {
   return (
     <section class="panel" aria-labelledby="your-games">
       <h2 id="your-games" class="panel-title">
-        Your games on this device
+        {t("lobby.yourGames")}
       </h2>
       <ul class="games">
         {games.map((g) => {
           return (
             <li key={g} class="game-row">
               <span>
-                Game <code>{g}</code>
+                {t("lobby.game")} <code>{g}</code>
               </span>
               <a class="btn btn-small" href={gameUrl(g)} onClick={linkTo(gameUrl(g))}>
-                Open
+                {t("lobby.openGame")}
               </a>
             </li>
           );

@@ -1,6 +1,7 @@
 // The replay viewer: a stored finished game (GET /api/games/{id}/record) or a record file;
 // step forward and back, jump to a round, play at a chosen speed. The board at move N comes
 // from the server (POST /api/replay {"record", "at"}): the client never replays the rules.
+import { t } from "../i18n";
 import { useEffect, useMemo } from "preact/hooks";
 import { api } from "../api";
 import { useShortcuts, useTiles } from "../hooks";
@@ -32,7 +33,7 @@ export function Replay({ game }: { game: string | null }) {
   const hint = useHint({
     at,
     request: loaded ? () => (game !== null ? api.analysis(game, at) : api.analyseRecord(loaded.text, at)) : null,
-    failure: "The analysis failed.",
+    failure: t("replay.analysisFailed"),
   });
   const { close } = hint;
   // Any move of the replay, even one made while the bot thinks, closes the hint.
@@ -41,16 +42,16 @@ export function Replay({ game }: { game: string | null }) {
   return (
     <main class="replay-page" id="main">
       <div class="replay-head">
-        <h1>Replay</h1>
+        <h1>{t("replay.title")}</h1>
         {game === null && (
           <label class="btn file-btn">
-            Open a record file…
+            {t("lobby.recordOpen")}
             <input type="file" accept=".json,.jsonl,application/json" onChange={(e) => void replay.openFile((e.target as HTMLInputElement).files?.[0])} />
           </label>
         )}
         {game !== null && (
           <a class="btn btn-quiet btn-small" href={`/?game=${game}`} onClick={linkTo(`/?game=${game}`)}>
-            Final table
+            {t("lobby.finalTable")}
           </a>
         )}
       </div>
@@ -61,7 +62,7 @@ export function Replay({ game }: { game: string | null }) {
       )}
       {!record && game === null && !error && (
         <div class="panel drop" onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); void replay.openFile(e.dataTransfer?.files[0]); }}>
-          <p>Choose a game record (<code>quadropolis-game/1</code> JSON, as downloaded at the end of a game or saved by <code>quadropolis simulate --records</code>), or drop it here.</p>
+          <p>{t("replay.choose", { format: "quadropolis-game/1", command: "quadropolis simulate --records" })}</p>
         </div>
       )}
       {record && <ReplayControls replay={replay} />}
@@ -88,25 +89,25 @@ function ReplayControls({ replay }: { replay: ReplayModel }) {
   const { at, total, view, go, step, playing } = replay;
   const rounds = replay.reply?.rounds ?? [];
   return (
-    <section class="replay-controls panel" aria-label="Replay controls">
+    <section class="replay-controls panel" aria-label={t("replay.controls")}>
       <div class="transport">
-        <button type="button" class="btn btn-icon-only" onClick={() => go(0)} disabled={at === 0} aria-label="First move (Home)">
+        <button type="button" class="btn btn-icon-only" onClick={() => go(0)} disabled={at === 0} aria-label={t("replay.first")}>
           <StepIcon back end />
         </button>
-        <button type="button" class="btn btn-icon-only" onClick={() => step(-1)} disabled={at === 0} aria-label="Step back (left arrow)" data-testid="step-back">
+        <button type="button" class="btn btn-icon-only" onClick={() => step(-1)} disabled={at === 0} aria-label={t("replay.back")} data-testid="step-back">
           <StepIcon back />
         </button>
-        <button type="button" class="btn btn-icon-only btn-primary" onClick={replay.togglePlaying} disabled={replay.unsupported} aria-label={playing ? "Pause (space)" : "Play (space)"} aria-pressed={playing}>
+        <button type="button" class="btn btn-icon-only btn-primary" onClick={replay.togglePlaying} disabled={replay.unsupported} aria-label={playing ? t("replay.pause") : t("replay.play")} aria-pressed={playing}>
           {playing ? <PauseIcon /> : <PlayIcon />}
         </button>
-        <button type="button" class="btn btn-icon-only" onClick={() => step(1)} disabled={at >= total} aria-label="Step forward (right arrow)" data-testid="step-forward">
+        <button type="button" class="btn btn-icon-only" onClick={() => step(1)} disabled={at >= total} aria-label={t("replay.forward")} data-testid="step-forward">
           <StepIcon />
         </button>
-        <button type="button" class="btn btn-icon-only" onClick={() => go(total)} disabled={at >= total} aria-label="Last move (End)">
+        <button type="button" class="btn btn-icon-only" onClick={() => go(total)} disabled={at >= total} aria-label={t("replay.last")}>
           <StepIcon end />
         </button>
         <label class="speed">
-          Speed
+          {t("replay.speed")}
           <select value={replay.speed} onChange={(e) => replay.setSpeed(Number((e.target as HTMLSelectElement).value))}>
             {SPEEDS.map((s, i) => (
               <option key={s.label} value={i}>
@@ -116,7 +117,7 @@ function ReplayControls({ replay }: { replay: ReplayModel }) {
           </select>
         </label>
         <span class="move-count" data-testid="replay-at" aria-live="polite">
-          Move {at} of {total}
+          {t("replay.moveOf", { at, total })}
           {replay.loading && <span class="spinner small" aria-hidden="true" />}
         </span>
       </div>
@@ -126,20 +127,20 @@ function ReplayControls({ replay }: { replay: ReplayModel }) {
         min={0}
         max={total}
         value={at}
-        aria-label="Move"
-        aria-valuetext={`move ${at} of ${total}`}
+        aria-label={t("replay.move")}
+        aria-valuetext={t("replay.moveOf", { at, total })}
         onInput={(e) => go(Number((e.target as HTMLInputElement).value))}
         data-testid="scrubber"
       />
       {rounds.length > 0 && (
-        <div class="rounds" role="group" aria-label="Jump to a round">
+        <div class="rounds" role="group" aria-label={t("replay.jump")}>
           {rounds.map((r) => (
             <button type="button" key={r.round} class={`btn btn-small ${view?.round === r.round && at >= r.at ? "on" : ""}`} onClick={() => go(r.at)}>
-              Round {r.round}
+              {t("replay.round", { round: r.round })}
             </button>
           ))}
           <button type="button" class="btn btn-small" onClick={() => go(total)}>
-            End
+            {t("replay.end")}
           </button>
         </div>
       )}
@@ -151,7 +152,7 @@ function ReplayControls({ replay }: { replay: ReplayModel }) {
 /** The move that led to the position shown, in words. */
 function currentMove({ at, view, loaded }: ReplayModel): string {
   const current = view?.last_actions[view.last_actions.length - 1];
-  if (at === 0) return "The start of the game.";
+  if (at === 0) return t("replay.start");
   if (current) return `${seatName(view?.seats[current.seat], current.seat)}: ${current.text || current.move}`;
   return `Move ${at}: ${loaded?.record.moves[at - 1]}`;
 }
@@ -181,7 +182,7 @@ function ReplayBoard({ view, tiles, hint, canAnalyse }: { view: View; tiles: Til
   return (
     <div class={`table-grid replay-grid players-${view.config.players}`}>
       <div class="col-site">
-        <div class="turn-banner">{over ? "Game over" : `Round ${view.round} · turn ${view.turn} · ${toMove} to ${view.phase === "place" ? "build" : "play"}`}</div>
+        <div class="turn-banner">{over ? t("replay.over") : t(view.phase === "place" ? "replay.toBuild" : "replay.toPlay", { round: view.round, turn: view.turn, name: toMove })}</div>
         <Site view={view} tiles={tiles} owners={owners} blocked={blockedSlots(view)} legal={new Set()} legalOther={new Set()} interactive={false} selected={null} preview={null} last={last} marks={marks.site} />
         {canAnalyse && (
           <div class="action-buttons">
@@ -208,7 +209,7 @@ function ReplayBoard({ view, tiles, hint, canAnalyse }: { view: View; tiles: Til
         <ScoreSheet view={view} />
       </div>
       <aside class="col-side">
-        <ActionLog actions={view.last_actions} seats={view.seats} title="Moves so far" />
+        <ActionLog actions={view.last_actions} seats={view.seats} title={t("replay.soFar")} />
       </aside>
     </div>
   );

@@ -1,5 +1,6 @@
 // The score pad: one row per category, one column per player, the total, and the
 // tie-breakers of R13 (inhabitants placed, empty squares).
+import { t } from "../i18n";
 import { seatName } from "../seats";
 import { CATEGORY_NAMES, CATEGORY_ORDER } from "../tiles";
 import type { View } from "../types";
@@ -13,11 +14,11 @@ export function ScoreSheet({ view, caption }: { view: View; caption?: string }) 
   const winners = new Set(view.result?.winners ?? []);
   return (
     <table class="score-sheet">
-      <caption>{caption ?? (view.status === "over" ? "Final scores" : "Projected scores")}</caption>
+      <caption>{caption ?? (view.status === "over" ? t("score.final") : t("score.projected"))}</caption>
       <thead>
         <tr>
           <th scope="col">
-            <span class="sr-only">category</span>
+            <span class="sr-only">{t("score.category")}</span>
           </th>
           {seats.map((s) => (
             <th scope="col" key={s} class={winners.has(s) ? "winner" : ""}>
@@ -49,7 +50,7 @@ export function ScoreSheet({ view, caption }: { view: View; caption?: string }) 
       </tbody>
       <tfoot>
         <tr class="total">
-          <th scope="row">Total</th>
+          <th scope="row">{t("score.total")}</th>
           {seats.map((s) => (
             <td key={s} data-testid={`sheet-total-${s}`} class={winners.has(s) ? "winner" : ""}>
               {view.scores[s]?.total ?? 0}
@@ -57,13 +58,13 @@ export function ScoreSheet({ view, caption }: { view: View; caption?: string }) 
           ))}
         </tr>
         <tr class="tiebreak">
-          <th scope="row">inhabitants placed</th>
+          <th scope="row">{t("score.placed")}</th>
           {seats.map((s) => (
             <td key={s}>{view.scores[s]?.inhabitants_placed ?? 0}</td>
           ))}
         </tr>
         <tr class="tiebreak">
-          <th scope="row">empty squares</th>
+          <th scope="row">{t("score.empty")}</th>
           {seats.map((s) => (
             <td key={s}>{view.scores[s]?.empty_squares ?? 0}</td>
           ))}

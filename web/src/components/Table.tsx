@@ -1,5 +1,6 @@
 // The game table while it is played: the site, the action panel, the cities, the standings
 // and the log. It only draws: what it shows and what its controls do come from `useTable`.
+import { t } from "../i18n";
 import { useMediaQuery } from "../hooks";
 import { seatName } from "../seats";
 import type { TileIndex } from "../tiles";
@@ -98,11 +99,11 @@ function HandoverDialog({ view, seat, onDone }: { view: View; seat: number; onDo
     <div class="handover" role="dialog" aria-modal="true" aria-labelledby="handover-title">
       <div class="handover-card">
         <SeatMark seat={seat} size={48} />
-        <h2 id="handover-title">{name}, your turn</h2>
-        <p>Pass the device to {name}.</p>
+        <h2 id="handover-title">{t("hand.title", { name })}</h2>
+        <p>{t("hand.pass", { name })}</p>
         {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <button type="button" class="btn btn-primary" autoFocus onClick={onDone}>
-          I am {name}: show my turn
+          {t("hand.show", { name })}
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 // What the table tells around the board: whose turn it is, the standings, the game bar with
 // its share links, and what just happened for screen readers.
+import { t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useTicker } from "../hooks";
 import { absolute, linkTo, replayUrl, seatLink } from "../route";
@@ -18,9 +19,9 @@ export function TurnBanner({ view, acting, toMoveName }: { view: View; acting: n
   const thinking = acting === null && view.status === "playing" && (info?.kind === "bot" || info?.bot_playing === true);
   const seconds = useThinkingSeconds(view.version, thinking);
   let text: string;
-  if (acting !== null) text = view.phase === "take" ? "Your turn: take a building" : "Your turn: build or discard";
+  if (acting !== null) text = view.phase === "take" ? t("table.yourTake") : t("table.yourBuild");
   else if (thinking) text = seconds >= 1 ? TEXT.thinkingFor(toMoveName, seconds) : TEXT.thinking(toMoveName);
-  else text = `Waiting for ${toMoveName}`;
+  else text = t("table.waitingFor", { name: toMoveName });
   return (
     <div class={`turn-banner${acting !== null ? " mine" : ""}`} data-testid="turn-banner">
       {seat !== null && <SeatMark seat={seat} size={24} />}
@@ -42,16 +43,16 @@ export function Standings({ view }: { view: View }) {
   const mode = view.config.mode;
   const pool = Array.isArray(view.state.architects) ? null : view.state.architects;
   return (
-    <section class="panel standings" aria-label="Game">
+    <section class="panel standings" aria-label={t("table.game")}>
       <h2 class="panel-title">
-        {mode === "expert" ? "Expert" : "Classic"} · Round {view.round}/{mode === "expert" ? 5 : 4} · Turn {view.turn}/4
+        {t(mode === "expert" ? "mode.expert" : "mode.classic")} · {t("table.round", { round: view.round, rounds: mode === "expert" ? 5 : 4, turn: view.turn })}
       </h2>
       <ul class="standings-list">
         {view.seats.map((s, i) => (
           <li key={i} class={view.to_move === i ? "to-move" : ""}>
             <SeatMark seat={i} size={18} />
             <span class="st-name">{seatName(s, i)}</span>
-            <span class="st-score">{view.scores[i]?.total ?? 0} VP</span>
+            <span class="st-score">{t("table.vp", { score: view.scores[i]?.total ?? 0 })}</span>
           </li>
         ))}
       </ul>
@@ -101,23 +102,27 @@ export function GameBar({ view, status, tokens }: { view: View; status: Connecti
   return (
     <div class="game-bar">
       <span class="game-id">
-        Game <code>{game}</code>
+        {t("table.game")} <code>{game}</code>
       </span>
       <span class="game-seat">
-        {you.length === 0 ? "watching" : you.length === 1 ? `playing as ${seatName(view.seats[you[0]!], you[0]!)}` : `hotseat: ${you.map((s) => seatName(view.seats[s], s)).join(", ")}`}
+        {you.length === 0
+          ? t("table.watchingShort")
+          : you.length === 1
+            ? t("table.playingAs", { name: seatName(view.seats[you[0]!], you[0]!) })
+            : t("table.hotseatSeats", { names: you.map((s) => seatName(view.seats[s], s)).join(", ") })}
       </span>
       <details class="menu">
-        <summary class="btn btn-small btn-quiet">Share</summary>
+        <summary class="btn btn-small btn-quiet">{t("table.share")}</summary>
         <div class="menu-body">
           <p>
-            Watch link (anyone): <CopyButton text={absolute(`/?game=${game}`)} label="Copy watch link" />
+            {t("table.watchLink")} <CopyButton text={absolute(`/?game=${game}`)} label={t("table.copyWatch")} />
           </p>
           {links.map(
             (l) =>
               l.link && (
                 <p key={l.seat}>
                   Your private link for {seatName(view.seats[l.seat], l.seat)} (keep it secret, reopens your seat anywhere):{" "}
-                  <CopyButton text={l.link} label="Copy private link" />
+                  <CopyButton text={l.link} label={t("table.copyPrivate")} />
                 </p>
               ),
           )}

@@ -1,5 +1,6 @@
 import { useTiles } from "../hooks";
 import { TYPE_LETTERS, buildingHelp, buildingName, describeTile, type TileFacts } from "../tiles";
+import { t } from "../i18n";
 import type { Building } from "../types";
 import { BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, StarIcon } from "./Icons";
 
@@ -31,7 +32,7 @@ export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?:
             {tile.vp}
           </span>
         )}
-        {tile.tree && <span class="tree-mark">absorbs</span>}
+        {tile.tree && <span class="tree-mark">{t("table.absorbs")}</span>}
       </span>
       {tile.mayor && <MayorIcon class="mayor-mark" title="mayor symbol" />}
       <span class="sr-only">{`${tile.label}: ${describeTile(tile)}`}</span>

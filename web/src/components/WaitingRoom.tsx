@@ -1,7 +1,8 @@
 // A game still waiting for players: who is seated, the invite link of every open seat, and
 // a seat to take for a visitor.
+import { errorText, t } from "../i18n";
 import { useState } from "preact/hooks";
-import { api } from "../api";
+import { api, ApiError } from "../api";
 import type { ConnectionStatus } from "../socket";
 import { absolute, seatLink } from "../route";
 import { seatKindWords, seatName } from "../seats";
@@ -28,10 +29,9 @@ export function WaitingRoom({
   const you = view.you ?? [];
   return (
     <main class="page narrow waiting" id="main" data-status="waiting" data-version={view.version}>
-      <h1>Waiting for players</h1>
+      <h1>{t("wait.title")}</h1>
       <p class="lead">
-        {view.config.mode === "expert" ? "Expert" : "Classic"} game for {view.config.players} players. It starts as soon as{" "}
-        {open.length === 1 ? "the last seat is taken" : `the ${open.length} open seats are taken`}.
+        {t("wait.lead", { mode: t(view.config.mode === "expert" ? "mode.expert" : "mode.classic"), players: view.config.players, count: open.length })}
       </p>
       <ConnectionBadge status={status} />
       <ul class="seat-list">
@@ -40,13 +40,13 @@ export function WaitingRoom({
             <SeatMark seat={i} size={26} />
             <div class="seat-who">
               <b>{seatName(s, i)}</b>
-              {you.includes(i) && <span class="you-tag">you</span>}
+              {you.includes(i) && <span class="you-tag">{t("table.you")}</span>}
               <span class="muted"> — {seatKindWords(s)}</span>
             </div>
             {s.open && (
               <div class="seat-invite">
-                <span class="muted small">Invite link:</span>
-                <CopyButton text={absolute(`/?game=${game}&join=${i}`)} label={`Copy the invite link for seat ${i + 1}`} />
+                <span class="muted small">{t("wait.invite")}</span>
+                <CopyButton text={absolute(`/?game=${game}&join=${i}`)} label={t("lobby.copyInvite", { seat: i + 1 })} />
                 {you.length === 0 && <JoinButton game={game} seat={i} onJoined={onJoined} />}
               </div>
             )}
@@ -56,8 +56,7 @@ export function WaitingRoom({
       {you.map((s) =>
         tokens[s] ? (
           <p key={s} class="private-link">
-            Your private link for this seat (keep it secret: it reopens your seat on any device):{" "}
-            <CopyButton text={absolute(seatLink(game, s, tokens[s]))} label="Copy your private link" />
+            {t("wait.private")} <CopyButton text={absolute(seatLink(game, s, tokens[s]))} label={t("wait.copyPrivate")} />
           </p>
         ) : null,
       )}
@@ -75,12 +74,12 @@ export function JoinButton({ game, seat, onJoined }: { game: string; seat: numbe
     setBusy(true);
     setError(null);
     try {
-      const clean = name.trim() || "Player";
+      const clean = name.trim() || t("lobby.defaultName");
       savePlayerName(clean);
       const pass = await api.join(game, seat, clean);
       onJoined(pass.seat, pass.token);
     } catch (err) {
-      setError(err instanceof Error ? err.message : "Could not join.");
+      setError(err instanceof ApiError ? errorText(err.code, err.message) : t("wait.joinFailed"));
     } finally {
       setBusy(false);
     }
@@ -88,11 +87,11 @@ export function JoinButton({ game, seat, onJoined }: { game: string; seat: numbe
   return (
     <form class="join-form" onSubmit={(e) => void join(e)}>
       <label>
-        Your name
+        {t("lobby.yourName")}
         <input value={name} maxLength={40} required onInput={(e) => setName((e.target as HTMLInputElement).value)} autoComplete="nickname" />
       </label>
       <button class="btn btn-primary" disabled={busy}>
-        Take seat {seat + 1}
+        {t("wait.take", { seat: seat + 1 })}
       </button>
       {error && (
         <p class="notice notice-error" role="alert">
