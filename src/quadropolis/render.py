@@ -6,7 +6,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .buildings import TYPE_LETTER, BuildingType
+from .buildings import TYPE_LETTER, BuildingType, TileKind
 from .city import GEOMETRY, Building, City
 from .phases import OVER, PLACE
 from .scoring import CATEGORIES, CATEGORY_NAMES, CityScore
@@ -72,7 +72,11 @@ def building_label(b: Building | None) -> str:
 def tile_label(tid: int) -> str:
     """A tile as the construction site shows it: like a building, except that tower blocks
     show the inhabitants they give (``T1``, ``T2``, ``T3``; ``T1*`` carries the mayor)."""
-    k = TILES[tid].kind
+    return kind_label(TILES[tid].kind)
+
+
+def kind_label(k: TileKind) -> str:
+    """:func:`tile_label` of any tile of kind ``k`` (the label depends on the kind only)."""
     label = building_label(Building(k.type, 1, k.vp, k.tree))
     if k.type is BuildingType.TOWER_BLOCK:
         label += str(k.inhabitants)

@@ -14,6 +14,7 @@ from typing import Final
 
 from .buildings import BuildingType, TileKind
 from .city import GEOMETRY
+from .render import kind_label
 from .scoring_tables import (
     DISTRICT_VP,
     FACTORY_PAIR_VP,
@@ -63,7 +64,8 @@ def tile_help(kind: TileKind) -> TileHelp:
 def _what(kind: TileKind, all_parks_absorb: bool) -> str:
     name = kind.words
     article = "an" if name[0] in "aeiou" else "a"
-    parts = [f"{kind.code}: {article} {name}"]
+    # The tile as every client draws it (``T1*``, ``Kt``…): the one notation players see.
+    parts = [f"{kind_label(kind)}: {article} {name}"]
     if kind.type is _B.PARK:
         if all_parks_absorb:
             parts.append("absorbs 1 unused energy at the end of the game (variant: every park absorbs)")

@@ -104,7 +104,7 @@ def test_header_and_help_lead_to_the_rules_and_tiles_explain_themselves(server: 
     for i in range(faces.count()):
         title = faces.nth(i).get_attribute("title") or ""
         what, scores, where = title.split("\n")
-        assert what.split(":")[0] in {t["code"] for t in manifest.values()}
+        assert what.split(":")[0] in {t["label"] for t in manifest.values()}
         assert scores.startswith(("Needs", "Always scores")) and where.startswith("With architect #n")
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", title)
     shown = {manifest[t]["help"]["what"] for t in view["state"]["site"] if t is not None and t >= 0}

@@ -18,7 +18,7 @@ export function Pips({ n, kind }: { n: number; kind: "inhabitant" | "energy" }) 
 /** A tile as it lies on the construction site (or in hand): what it is and what it gives. */
 export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?: boolean }) {
   return (
-    <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={`${tile.label}: ${tile.help}`}>
+    <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={tile.help}>
       <span class="tile-code" aria-hidden="true">
         {tile.label}
       </span>
