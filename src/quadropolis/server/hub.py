@@ -19,6 +19,12 @@ one address wait at once (a newer one closes the oldest). Connections holding on
 capped too (``connections_per_seat``): a newer one closes the oldest with
 :data:`CLOSE_REPLACED`.
 
+**Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
+checked (protocol), rate-limited per connection (``Limits.chat_per_minute``), stored with the
+game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game in
+this process; a connection gets the lines kept when it opens. A rematch asked for a finished
+game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
+
 **Sending never blocks the server on one client.** Each connection has its own writer task.
 State pushes are conflated: a connection holds at most one unsent state, the latest (a
 client that reads slowly skips versions, never gets a backlog). Other messages (replies)
