@@ -4,11 +4,18 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { errorText, t } from "../i18n";
 import { chatMuted, setChatMuted } from "../social";
+import type { View } from "../types";
 import type { GameHandle } from "../useGame";
 import { SeatMark } from "./SeatMark";
 
 /** The server's limit (docs/protocol.md, "Table chat"). */
 const CHAT_MAX = 200;
+
+/** Whether a table has someone to chat with: two seats or more held by people (a game
+ *  against bots only shows no chat). */
+export function hasChat(view: View): boolean {
+  return view.seats.filter((s) => s.kind === "human").length > 1;
+}
 
 export function ChatPanel({ handle, canWrite }: { handle: GameHandle; canWrite: boolean }) {
   const [muted, setMuted] = useState(chatMuted);

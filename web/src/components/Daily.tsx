@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { errorText, t } from "../i18n";
+import { placementOf } from "../play";
 import { dailyUrl, gameUrl, linkTo, navigate } from "../route";
 import { LEVEL_NAMES } from "../seats";
 import { shareText, socialApi, type BoardLine, type Daily } from "../social";
@@ -169,7 +170,7 @@ function TopCities({ top }: { top: Daily["top"] }) {
       <div class="cities-grid">
         {top.map((e, i) => {
           const v = views[i];
-          return v ? <City key={e.game} view={v} seat={e.seat} /> : null;
+          return v ? <City key={e.game} view={v} seat={e.seat} placement={placementOf(v, e.seat)} /> : null;
         })}
       </div>
     </section>

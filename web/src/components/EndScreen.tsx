@@ -2,14 +2,14 @@
 // with its optimal final placement (activated buildings, customers, absorbing parks,
 // removed buildings) when the server gives it.
 import { t } from "../i18n";
-import { ranking, tieBreakWords } from "../play";
+import { placementOf, ranking, tieBreakWords } from "../play";
 import { linkTo, replayUrl } from "../route";
 import { ordinal, seatName } from "../seats";
 import type { TileIndex } from "../tiles";
 import type { ConnectionStatus } from "../socket";
-import type { Placement, View } from "../types";
+import type { View } from "../types";
 import type { GameHandle } from "../useGame";
-import { ChatPanel } from "./Chat";
+import { ChatPanel, hasChat } from "./Chat";
 import { City } from "./City";
 import { DailyResult } from "./Daily";
 import { RematchBar } from "./Rematch";
@@ -19,9 +19,7 @@ import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
 import { SeatMark } from "./SeatMark";
 
-export function placementOf(view: View, seat: number): Placement | null {
-  return view.result?.placements?.[seat] ?? view.scores[seat]?.placement ?? null;
-}
+export { placementOf };
 
 export function EndSummary({ view }: { view: View }) {
   const ranks = ranking(view);
@@ -139,7 +137,7 @@ export function EndScreen({
           </div>
           <DailyResult game={game} />
           <ScoreSheet view={view} />
-          {handle && <ChatPanel handle={handle} canWrite={(view.you ?? []).length > 0} />}
+          {handle && hasChat(view) && <ChatPanel handle={handle} canWrite={(view.you ?? []).length > 0} />}
         </div>
         <div class="end-cities">
           <h2>Final cities</h2>
