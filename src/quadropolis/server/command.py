@@ -25,6 +25,7 @@ from .settings import (
     Limits,
     Settings,
     default_database,
+    parse_daily_format,
 )
 
 WEB_HINT = "pip install 'quadropolis[web]'"
@@ -198,11 +199,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ConfigError("--costly-bots-per-client must be at least 0")
     formats = tuple(f.strip() for f in args.daily_formats.split(",") if f.strip())
     for text in formats:
-        mode, _, players = text.partition("-")
-        if mode not in ("classic", "expert") or players not in ("2", "3", "4"):
-            raise ConfigError(
-                f"--daily-formats: {text[:20]!r} is not classic-N or expert-N with N from 2 to 4"
-            )
+        try:
+            parse_daily_format(text)
+        except ValueError as e:
+            raise ConfigError(f"--daily-formats: {e}") from None
     if not formats:
         raise ConfigError("--daily-formats: give at least one format, e.g. classic-2")
     database = args.database or default_database()

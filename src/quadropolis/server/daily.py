@@ -36,7 +36,7 @@ from .account_storage import AccountData, AccountStore
 from .errors import AlreadyPlayed, BadMessage, NotFound
 from .protocol import CreateGame, SeatSpec
 from .service import GameService, NewGame
-from .settings import DAILY_FORMATS
+from .settings import DAILY_FORMATS, parse_daily_format
 from .social_storage import BOARD_SIZE, Challenge, DailyGame, SocialStore
 from .social_storage import AlreadyPlayed as EntryTaken
 
@@ -59,18 +59,10 @@ def parse_day(text: str) -> date:
     raise BadMessage(f"not a day: {text[:20]!r} (expected YYYY-MM-DD)")
 
 
-def parse_format(text: str) -> tuple[str, int]:
-    """``classic-2`` … ``expert-4`` as (mode, players); ``ValueError`` otherwise."""
-    mode, _, players = text.partition("-")
-    if mode not in ("classic", "expert") or players not in ("2", "3", "4"):
-        raise ValueError(f"a daily format is classic-N or expert-N with N from 2 to 4, got {text[:20]!r}")
-    return mode, int(players)
-
-
 def day_format(day: date, formats: tuple[str, ...] = DAILY_FORMATS) -> tuple[str, int, tuple[str, ...]]:
     """The mode, player count and opponents' levels of ``day`` (the module doc's scheme)."""
     n = day.toordinal()
-    mode, players = parse_format(formats[n % len(formats)])
+    mode, players = parse_daily_format(formats[n % len(formats)])
     return mode, players, tuple(DAILY_LEVELS[(n + i) % len(DAILY_LEVELS)] for i in range(1, players))
 
 
@@ -86,7 +78,7 @@ class DailyService:
         clock: Callable[[], float] = time.time,
     ) -> None:
         for text in formats:
-            parse_format(text)
+            parse_daily_format(text)
         if not formats:
             raise ValueError("the daily challenge needs at least one format")
         self.store = store

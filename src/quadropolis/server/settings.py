@@ -23,6 +23,15 @@ STALLED_SECONDS: Final = 30.0
 DAILY_FORMATS: Final = ("classic-2", "classic-3", "expert-2", "classic-4", "expert-3", "expert-4")
 
 
+def parse_daily_format(text: str) -> tuple[str, int]:
+    """A daily format, ``classic-2`` … ``expert-4``, as (mode, players); ``ValueError`` saying
+    what is expected otherwise."""
+    mode, _, players = text.partition("-")
+    if mode not in ("classic", "expert") or players not in ("2", "3", "4"):
+        raise ValueError(f"a daily format is classic-N or expert-N with N from 2 to 4, got {text[:20]!r}")
+    return mode, int(players)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one client may use.
