@@ -144,9 +144,14 @@ class Connection:
         self._wake.set()
 
     def send_state(self, text: str) -> None:
-        """Make ``text`` the state to send next; an unsent older one is replaced."""
+        """Make ``text`` the state to send next; an unsent older one is replaced. A state
+        never goes out before a reply queued after it: a client that ignores the states
+        before its ``auth`` reply (the browser's) would otherwise miss the one it waits for."""
         if self._close is not None:
             return
+        if self._state is not None and self._queue[-1] is not None:
+            self._queue.remove(None)  # replies came after the unsent state: it moves after them
+            self._state = None
         if self._state is None:
             self._queue.append(None)
         self._state = text
