@@ -27,6 +27,19 @@ def rank_key(score: CityScore) -> tuple[int, int, int]:
     return (score.total, score.inhabitants_placed, -score.empty_squares)
 
 
+def places(keys: list[tuple[int, int, int]]) -> tuple[int, ...]:
+    """Each seat's place from its :func:`rank_key`, 1 for the best: equal keys share a place
+    and the next place is skipped (1, 1, 3)."""
+    return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+
+
+def result_places(result: dict[str, Any]) -> tuple[int, ...]:
+    """The R13 places of a stored result (``record.result_json``'s ``scores``,
+    ``inhabitants_placed`` and ``empty_squares``, one per seat)."""
+    keys = zip(result["scores"], result["inhabitants_placed"], result["empty_squares"], strict=True)
+    return places([(vp, inhabitants, -empty) for vp, inhabitants, empty in keys])
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """Per-player optimal score sheets (R12) and the winner(s) (R13)."""
@@ -46,8 +59,7 @@ class Outcome:
     def ranks(self) -> tuple[int, ...]:
         """Each seat's place by R13, 1 for the winner(s): players equal on all three criteria
         share a place and the next place is skipped (1, 1, 3)."""
-        keys = [rank_key(s) for s in self.scores]
-        return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+        return places([rank_key(s) for s in self.scores])
 
     @property
     def order(self) -> tuple[int, ...]:

@@ -57,6 +57,8 @@ def test_help_names_the_options() -> None:
         (["--database", "sqlite:///x.db", "--redis", "redis://127.0.0.1:1"], "needs --database postgresql"),
         (["--port", "70000"], "--port"),
         (["--database", "nosuchdriver://x"], "database"),
+        (["--daily-formats", "classic-9"], "--daily-formats: a daily format is classic-N or expert-N"),
+        (["--daily-formats", " , "], "--daily-formats: give at least one format"),
     ],
 )
 def test_a_bad_setup_is_one_line_on_stderr(args: list[str], says: str, tmp_path: Path) -> None:

@@ -16,9 +16,11 @@ from quadropolis.server.protocol import INBOUND, OUTBOUND, Created, CreateGame, 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
 
-def example(kind: str) -> str:
-    """The JSON block that follows the heading of message type ``kind``."""
-    found = re.search(rf"^### `{kind}`\n(.*?)```json\n(.*?)```", DOC, re.S | re.M)
+def example(kind: str, direction: str = "### Client to server") -> str:
+    """The JSON block that follows the heading of message type ``kind`` in the section of
+    ``direction`` (``chat`` is a message type both ways)."""
+    section = DOC[DOC.index(direction) :]
+    found = re.search(rf"^### `{kind}`\n(.*?)```json\n(.*?)```", section, re.S | re.M)
     assert found, f"docs/protocol.md has no example for {kind!r}"
     return found.group(2)
 
@@ -31,7 +33,7 @@ def test_every_client_message_has_an_example_the_decoder_accepts(kind: str) -> N
 
 @pytest.mark.parametrize("kind", list(OUTBOUND))
 def test_every_server_message_has_an_example_its_model_accepts(kind: str) -> None:
-    data = json.loads(example(kind))
+    data = json.loads(example(kind, "### Server to client"))
     assert data["type"] == kind
     OUTBOUND[kind].model_validate(data)
 

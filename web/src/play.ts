@@ -2,7 +2,12 @@
 // legality comes from `legal_moves`, everything about scores from `scores` and `result`.
 import { liveRecord } from "./i18n";
 import { designatedSquare, parseMove, siteIndex } from "./board";
-import type { BuildOption, LastAction, SlotArchitect, View } from "./types";
+import type { BuildOption, LastAction, Placement, SlotArchitect, View } from "./types";
+
+/** A finished city's optimal final placement (activated buildings, customers...), when served. */
+export function placementOf(view: View, seat: number): Placement | null {
+  return view.result?.placements?.[seat] ?? view.scores[seat]?.placement ?? null;
+}
 
 /** The seat this client must act for now (hotseat: any held seat), or null. */
 export function actingSeat(view: View): number | null {

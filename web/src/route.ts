@@ -1,13 +1,15 @@
 // Where the page is: the lobby, a game (to play or watch), an invite, or the replay viewer.
 // Links come from the server: seat links `/?game=ID&seat=0#token=TOKEN` (the token stays in
 // the fragment, never sent to a server), invites `/?game=ID&join=1`, watch links `/?game=ID`.
-// The client adds `/?replay=ID` (a stored finished game) and `/?replay=file` (an uploaded record).
+// The client adds `/?replay=ID` (a stored finished game), `/?replay=file` (an uploaded record)
+// and `/?daily` (the daily challenge; `/?daily=YYYY-MM-DD` a past day's).
 
 export type Route =
   | { page: "lobby" }
   | { page: "game"; game: string; seat: number | null; token: string | null }
   | { page: "join"; game: string; seat: number }
-  | { page: "replay"; game: string | null };
+  | { page: "replay"; game: string | null }
+  | { page: "daily"; day: string | null };
 
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const TOKEN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -18,6 +20,8 @@ export function parseRoute(search: string, hash: string): Route {
   if (replay !== null) {
     return { page: "replay", game: replay && replay !== "file" && GAME_ID.test(replay) ? replay : null };
   }
+  const daily = q.get("daily");
+  if (daily !== null) return { page: "daily", day: /^\d{4}-\d{2}-\d{2}$/.test(daily) ? daily : null };
   const game = q.get("game");
   if (!game || !GAME_ID.test(game)) return { page: "lobby" };
   const join = q.get("join");
@@ -39,6 +43,11 @@ export function seatLink(game: string, seat: number, token: string): string {
 
 export function replayUrl(game: string | null): string {
   return `/?replay=${game === null ? "file" : encodeURIComponent(game)}`;
+}
+
+/** The daily challenge's page: today's, or a past day's (`YYYY-MM-DD`). */
+export function dailyUrl(day: string | null = null): string {
+  return day === null ? "/?daily" : `/?daily=${day}`;
 }
 
 export function absolute(path: string): string {

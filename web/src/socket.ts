@@ -1,6 +1,7 @@
 // One game's websocket (/ws/games/{id}): connects, presents the seat tokens (`auth`), keeps
 // the newest view, sends moves and undos with request ids, and reconnects on its own with
 // backoff (and at once when the browser comes back online or the tab becomes visible).
+import type { ChatLine } from "./social";
 import type { Accepted, ServerError, ServerMessage, View } from "./types";
 
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "offline" | "gone";
@@ -10,6 +11,12 @@ export interface GameSocketEvents {
   onStatus(status: ConnectionStatus, detail?: string): void;
   onYou?(you: number[]): void;
   onError?(error: ServerError): void;
+  /** Table chat: the lines kept (`history`: replace what is shown) or a new one. */
+  onChat?(lines: ChatLine[], history: boolean): void;
+  /** A refused chat line (too long, too fast, not a player...). */
+  onChatError?(error: ServerError): void;
+  /** Another player of this finished game asked for a rematch: the new game's id. */
+  onRematch?(rematch: string): void;
 }
 
 type Reply = Accepted | ServerError;
@@ -40,6 +47,7 @@ export function backoff(n: number, random: () => number = Math.random): number {
 const OPEN = 1;
 const REQUEST_TIMEOUT_MS = 15000;
 const PING_EVERY_MS = 20000;
+const CHAT_ID = "chat";
 
 export class GameSocket {
   private ws: SocketLike | null = null;
@@ -97,6 +105,14 @@ export class GameSocket {
 
   undo(seat: number): Promise<Reply> {
     return this.request({ type: "undo", seat, version: this.view?.version ?? 0 });
+  }
+
+  /** Say `text` at the table; a refusal comes back through `onChatError`, the line itself
+   *  through `onChat` as it reaches everyone. */
+  say(text: string): boolean {
+    if (this.ws?.readyState !== OPEN) return false;
+    this.send({ type: "chat", text, id: CHAT_ID });
+    return true;
   }
 
   private auth(): void {
@@ -231,6 +247,10 @@ export class GameSocket {
         break;
       case "accepted":
       case "error": {
+        if (msg.type === "error" && msg.id === CHAT_ID) {
+          this.events.onChatError?.(msg);
+          break;
+        }
         if (msg.type === "error" && msg.id === "auth") {
           // The tokens hold no seat here: carry on as a spectator, and say so.
           this.awaitingAuth = false;
@@ -250,6 +270,12 @@ export class GameSocket {
         break;
       }
       case "pong":
+        break;
+      case "chat":
+        this.events.onChat?.(msg.lines, msg.history);
+        break;
+      case "rematch":
+        this.events.onRematch?.(msg.rematch);
         break;
     }
   }

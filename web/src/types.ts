@@ -287,7 +287,9 @@ export type ServerMessage =
   | { type: "state"; game: string; version: number; view: View }
   | Accepted
   | ServerError
-  | { type: "pong"; id?: string };
+  | { type: "pong"; id?: string }
+  | { type: "chat"; game: string; history: boolean; lines: { seat: number; name: string; text: string; at: number }[] }
+  | { type: "rematch"; game: string; rematch: string; by: number[] };
 
 /** One decision of a post-game review (the mover's win chances, 0-1). */
 export interface MoveReview {

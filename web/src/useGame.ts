@@ -5,6 +5,7 @@ import { api } from "./api";
 import { slotOwners } from "./play";
 import { GameSocket, type ConnectionStatus } from "./socket";
 import { withUniqueNames } from "./seats";
+import type { ChatLine } from "./social";
 import type { ServerError, SlotArchitect, View } from "./types";
 
 export interface GameHandle {
@@ -14,7 +15,15 @@ export interface GameHandle {
   socket: GameSocket | null;
   owners: Record<string, SlotArchitect>;
   lastError: ServerError | null;
+  /** Table chat: the lines received (the newest last) and the last refusal of ours. */
+  chat: ChatLine[];
+  chatError: ServerError | null;
+  /** A rematch another player asked for (pushed while at this finished game's table). */
+  rematch: string | null;
 }
+
+/** Chat lines a page keeps (the server keeps as many). */
+const CHAT_SHOWN = 50;
 
 export function useGame(game: string, tokens: string[]): GameHandle {
   const [view, setView] = useState<View | null>(null);
@@ -22,6 +31,9 @@ export function useGame(game: string, tokens: string[]): GameHandle {
   const [statusDetail, setStatusDetail] = useState<string | null>(null);
   const [lastError, setLastError] = useState<ServerError | null>(null);
   const [socket, setSocket] = useState<GameSocket | null>(null);
+  const [chat, setChat] = useState<ChatLine[]>([]);
+  const [chatError, setChatError] = useState<ServerError | null>(null);
+  const [rematch, setRematch] = useState<string | null>(null);
   const tokenKey = tokens.join(",");
   const tokensRef = useRef(tokens);
   tokensRef.current = tokens;
@@ -34,6 +46,12 @@ export function useGame(game: string, tokens: string[]): GameHandle {
         setStatusDetail(detail ?? null);
       },
       onError: setLastError,
+      onChat: (lines, history) => {
+        setChatError(null);
+        setChat((old) => (history ? lines : [...old, ...lines]).slice(-CHAT_SHOWN));
+      },
+      onChatError: setChatError,
+      onRematch: setRematch,
     });
     setSocket(s);
     s.start();
@@ -45,7 +63,7 @@ export function useGame(game: string, tokens: string[]): GameHandle {
   }, [socket, tokenKey]);
 
   const owners = useSlotOwners(game, view);
-  return { view, status, statusDetail, socket, owners, lastError };
+  return { view, status, statusDetail, socket, owners, lastError, chat, chatError, rematch };
 }
 
 /** The architects in the used slots: from the view's `slots` when served, else from the

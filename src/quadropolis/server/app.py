@@ -57,6 +57,7 @@ from .accounts import AccountService
 from .accounts_routes import router as accounts_router
 from .bot_pool import BotPool
 from .broker import make_broker
+from .daily import DailyService
 from .data import OVER, PLAYING, WAITING, GameSummary
 from .edges import RateLimits, SecurityHeaders, client_key
 from .errors import (
@@ -89,8 +90,12 @@ from .protocol import (
     SeatSummary,
     UndoRequest,
 )
+from .rematch import RematchService
 from .service import GameService
 from .settings import Settings
+from .social_routes import Social
+from .social_routes import router as social_router
+from .social_storage import SocialStore
 from .storage import Store
 
 log = logging.getLogger("quadropolis.server")
@@ -186,10 +191,17 @@ def create_app(settings: Settings) -> FastAPI:
         service = GameService(
             store, make_broker(settings.redis), bots, settings.limits, sweep_seconds=settings.sweep_seconds
         )
-        hub = Hub(service, settings.limits)
+        social = SocialStore(store.engine)
+        hub = Hub(service, settings.limits, social)
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
-        _app.state.accounts = AccountService(AccountStore(store.engine), service)  # issue 23
+        account_store = AccountStore(store.engine)
+        _app.state.accounts = AccountService(account_store, service)  # issue 23
+        _app.state.social = Social(  # the daily challenge and rematches (issue 23 items 6-7)
+            DailyService(social, service, account_store, settings.daily_formats),
+            RematchService(social, service, hub.offer_rematch),
+            holder["runtime"].rates,
+        )
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
@@ -221,6 +233,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     _routes(app, runtime)
     app.include_router(accounts_router)  # accounts and "My games" (issue 23): .accounts_routes
+    app.include_router(social_router)  # the daily challenge and rematches: .social_routes
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

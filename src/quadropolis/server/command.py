@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from ..bots import LEVELS
 from ..errors import ConfigError
 from .settings import (
+    DAILY_FORMATS,
     DEFAULT_HOST,
     DEFAULT_PORT,
     EXPIRY_CHECK,
@@ -24,6 +25,7 @@ from .settings import (
     Limits,
     Settings,
     default_database,
+    parse_daily_format,
 )
 
 WEB_HINT = "pip install 'quadropolis[web]'"
@@ -87,6 +89,13 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="hard or expert bot seats (takeover included) one client address may have in "
         f"unfinished games at once (default {limits.costly_bots_per_client})",
+    )
+    p.add_argument(
+        "--daily-formats",
+        default=",".join(DAILY_FORMATS),
+        metavar="LIST",
+        help="the daily challenge's formats, cycled through day by day: comma-separated "
+        f"classic-N or expert-N, N from 2 to 4 (default {','.join(DAILY_FORMATS)})",
     )
     p.add_argument(
         "--log-level", choices=["debug", "info", "warning", "error"], default="info", help="default info"
@@ -188,6 +197,14 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ConfigError("--limit-concurrency must be at least 1")
     if args.costly_bots_per_client < 0:
         raise ConfigError("--costly-bots-per-client must be at least 0")
+    formats = tuple(f.strip() for f in args.daily_formats.split(",") if f.strip())
+    for text in formats:
+        try:
+            parse_daily_format(text)
+        except ValueError as e:
+            raise ConfigError(f"--daily-formats: {e}") from None
+    if not formats:
+        raise ConfigError("--daily-formats: give at least one format, e.g. classic-2")
     database = args.database or default_database()
     if args.redis and database.startswith("sqlite"):
         raise ConfigError("--redis shares games between processes: it needs --database postgresql://...")
@@ -210,6 +227,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         ws_compression=args.ws_compression,
         forwarded_allow_ips=args.forwarded_allow_ips,
         header_timeout=args.header_timeout,
+        daily_formats=formats,
     )
 
 

@@ -174,6 +174,13 @@ class NotLoggedIn(ServerError):
     status = 401
 
 
+class AlreadyPlayed(ServerError):
+    """The account has played the day's challenge already (once per account and day)."""
+
+    code = "already_played"
+    status = 409
+
+
 #: Every error class, by code (the protocol documentation lists each).
 ERRORS: dict[str, type[ServerError]] = {
     cls.code: cls
@@ -199,5 +206,6 @@ ERRORS: dict[str, type[ServerError]] = {
         BadAccount,
         UsernameTaken,
         NotLoggedIn,
+        AlreadyPlayed,
     )
 }

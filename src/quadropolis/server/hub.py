@@ -19,6 +19,12 @@ one address wait at once (a newer one closes the oldest). Connections holding on
 capped too (``connections_per_seat``): a newer one closes the oldest with
 :data:`CLOSE_REPLACED`.
 
+**Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
+checked (protocol), rate-limited per connection (``Limits.chat_per_minute``), stored with the
+game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game in
+this process; a connection gets the lines kept when it opens. A rematch asked for a finished
+game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
+
 **Sending never blocks the server on one client.** Each connection has its own writer task.
 State pushes are conflated: a connection holds at most one unsent state, the latest (a
 client that reads slowly skips versions, never gets a backlog). Other messages (replies)
@@ -39,16 +45,20 @@ from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .errors import Forbidden, InternalError, LimitReached, NotFound, RateLimited, ServerError
+from .errors import Forbidden, InternalError, LimitReached, NotFound, RateLimited, ServerError, Unavailable
 from .game import LiveGame
 from .protocol import (
     Accepted,
     Auth,
+    ChatEntry,
+    ChatMessage,
+    ChatPush,
     ErrorReply,
     Message,
     MoveMessage,
     PingMessage,
     Pong,
+    RematchOffer,
     SyncMessage,
     UndoMessage,
     Welcome,
@@ -57,6 +67,7 @@ from .protocol import (
 )
 from .service import GameService
 from .settings import Limits
+from .social_storage import ChatLine, SocialStore
 
 log = logging.getLogger("quadropolis.server")
 
@@ -104,6 +115,7 @@ class Connection:
         self.spectator = False
         self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.chat_bucket = TokenBucket(limits.chat_per_minute / 60, limits.chat_burst)
         self.grace: asyncio.TimerHandle | None = None
         #: Replies in order; ``None`` marks where the latest state goes out.
         self._queue: deque[str | None] = deque()
@@ -132,9 +144,14 @@ class Connection:
         self._wake.set()
 
     def send_state(self, text: str) -> None:
-        """Make ``text`` the state to send next; an unsent older one is replaced."""
+        """Make ``text`` the state to send next; an unsent older one is replaced. A state
+        never goes out before a reply queued after it: a client that ignores the states
+        before its ``auth`` reply (the browser's) would otherwise miss the one it waits for."""
         if self._close is not None:
             return
+        if self._state is not None and self._queue[-1] is not None:
+            self._queue.remove(None)  # replies came after the unsent state: it moves after them
+            self._state = None
         if self._state is None:
             self._queue.append(None)
         self._state = text
@@ -191,9 +208,11 @@ class Hub:
     """The connections of this process, by game; pushes a fresh view to each admitted
     connection of a game whenever the service says it changed."""
 
-    def __init__(self, service: GameService, limits: Limits) -> None:
+    def __init__(self, service: GameService, limits: Limits, social: SocialStore | None = None) -> None:
         self.service = service
         self.limits = limits
+        #: Where the table chat is kept (``None``: no chat, ``chat`` is ``unavailable``).
+        self.social = social
         #: Admitted connections (players and counted spectators), which get every push.
         self._games: dict[str, set[Connection]] = {}
         #: Per game, counted spectators per address.
@@ -206,6 +225,7 @@ class Hub:
             UndoMessage: self._on_undo,
             SyncMessage: self._on_sync,
             PingMessage: self._on_ping,
+            ChatMessage: self._on_chat,
         }
         service.subscribe(self.push)
 
@@ -249,6 +269,7 @@ class Hub:
         try:
             conn.send(Welcome(game=game_id, you=[]))
             self._push_to(conn, game)
+            await self._send_chat_history(conn)
             if self._room_for_spectator(conn):
                 self._admit(conn, spectator=True)
             else:
@@ -414,6 +435,50 @@ class Hub:
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
         conn.send(Pong(id=message.id))
 
+    # --- table chat and rematch offers (issue 23 item 7) ----------------------------------
+
+    async def _send_chat_history(self, conn: Connection) -> None:
+        """The chat lines kept of the game (only when there are some: a game without chat
+        costs its connections one small read, not a message)."""
+        if self.social is None:
+            return
+        try:
+            lines = await asyncio.to_thread(self.social.chat, conn.game_id)
+        except Exception:  # the chat is not worth refusing a connection for
+            log.exception("reading the chat of game %s", conn.game_id)
+            return
+        if lines:
+            conn.send(ChatPush(game=conn.game_id, history=True, lines=[_entry(line) for line in lines]))
+
+    async def _on_chat(self, conn: Connection, message: ChatMessage) -> None:
+        """A line of table chat from a seat holder: rate-limited per connection, stored (the
+        game keeps its last lines), then sent to every connection of the game in this process."""
+        if self.social is None:
+            raise Unavailable("this server keeps no table chat")
+        if not conn.seats:
+            raise Forbidden("only the players at the table may chat (spectators read it)")
+        if not conn.chat_bucket.take():
+            raise RateLimited(f"at most {self.limits.chat_per_minute:g} chat lines a minute")
+        game = await self.service.game(conn.game_id)
+        seat = min(conn.seats)
+        line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock())
+        try:
+            await asyncio.to_thread(self.social.add_chat, conn.game_id, line)
+        except Exception:
+            log.exception("storing a chat line of game %s", conn.game_id)
+            raise Unavailable("the chat could not be stored; try again") from None
+        push = ChatPush(game=conn.game_id, history=False, lines=[_entry(line)]).model_dump_json()
+        for other in list(self._games.get(conn.game_id, ())):
+            other.send_text(push)
+
+    def offer_rematch(self, game_id: str, rematch: str, by: list[int]) -> None:
+        """Tell the connections holding a seat of finished ``game_id`` that ``rematch`` waits
+        for them (spectators are not told: the seats are kept for the players)."""
+        offer = RematchOffer(game=game_id, rematch=rematch, by=by).model_dump_json()
+        for conn in list(self._games.get(game_id, ())):
+            if conn.seats:
+                conn.send_text(offer)
+
     @staticmethod
     def _token(conn: Connection, seat: int) -> str:
         token = conn.seats.get(seat)
@@ -433,3 +498,7 @@ class Hub:
         await conn.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.ws.close(1001), 1.0)
+
+
+def _entry(line: ChatLine) -> ChatEntry:
+    return ChatEntry(seat=line.seat, name=line.name, text=line.text, at=line.at)

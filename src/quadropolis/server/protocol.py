@@ -36,19 +36,32 @@ ClientId = Annotated[str, StringConstraints(max_length=64)]
 UNPRINTABLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
-def _printable(name: str) -> str:
+def _printable(name: str, what: str = "a name") -> str:
     """``name`` if it holds no character of :data:`UNPRINTABLE`; raises ``ValueError``
     naming the first one (by code point: the character itself may be invisible)."""
     for ch in name:
         if unicodedata.category(ch) in UNPRINTABLE:
-            raise ValueError(f"a name may not hold control or invisible characters (U+{ord(ch):04X})")
+            raise ValueError(f"{what} may not hold control or invisible characters (U+{ord(ch):04X})")
     return name
+
+
+def _printable_chat(text: str) -> str:
+    return _printable(text, "a chat line")
 
 
 Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
     AfterValidator(_printable),
+]
+#: Longest chat line (characters, after trimming spaces at both ends).
+CHAT_MAX: Final = 200
+#: A chat line: plain text on one line, refused (not silently changed) if it holds a
+#: character a name may not hold — a newline, an ANSI escape, a bidi override.
+ChatText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=CHAT_MAX),
+    AfterValidator(_printable_chat),
 ]
 Seat = Annotated[int, Field(ge=0, le=3)]
 Version = Annotated[int, Field(ge=0, le=1_000_000)]
@@ -103,7 +116,15 @@ class PingMessage(Message):
     id: ClientId | None = None
 
 
-Inbound = Auth | MoveMessage | UndoMessage | SyncMessage | PingMessage
+class ChatMessage(Message):
+    """Say ``text`` at the table (seat holders only; see docs/protocol.md, "Table chat")."""
+
+    type: Literal["chat"]
+    text: ChatText
+    id: ClientId | None = None
+
+
+Inbound = Auth | MoveMessage | UndoMessage | SyncMessage | PingMessage | ChatMessage
 
 
 def _by_type(union: Any) -> dict[str, type[Message]]:
@@ -217,7 +238,36 @@ class Pong(Message):
     id: str | None = None
 
 
-Outbound = Welcome | StatePush | Accepted | ErrorReply | Pong
+class ChatEntry(Message):
+    """One line of the table chat: who said it (seat and name at the time) and when."""
+
+    seat: int
+    name: str
+    text: str
+    at: float
+
+
+class ChatPush(Message):
+    """Table chat: on connecting, the lines kept (``history``: they replace what the client
+    shows); then each new line as it is said."""
+
+    type: Literal["chat"] = "chat"
+    game: str
+    history: bool
+    lines: list[ChatEntry]
+
+
+class RematchOffer(Message):
+    """A player of this finished game asked for a rematch (to the connections holding a
+    seat): ``rematch`` is the new game, where each of the seats is kept for its player."""
+
+    type: Literal["rematch"] = "rematch"
+    game: str
+    rematch: str
+    by: list[int]
+
+
+Outbound = Welcome | StatePush | Accepted | ErrorReply | Pong | ChatPush | RematchOffer
 
 #: Every outbound message model, by ``type``.
 OUTBOUND: Final = _by_type(Outbound)

@@ -198,6 +198,9 @@ class GameService:
         self._next_expiry = 0.0
         #: How many games this process has loaded from the database (``/api/health``).
         self.loads = 0
+        #: A storage call telling whether a game's open seats are kept for named players (a
+        #: rematch's: :mod:`.rematch` sets it); ``None``: no game keeps its seats.
+        self.keeps_seats: Callable[[str], bool] | None = None
 
     # --- life cycle --------------------------------------------------------------------
 
@@ -271,11 +274,13 @@ class GameService:
             raise NotFound("no such game")
         return result
 
-    async def create(self, spec: CreateGame, client: str) -> NewGame:
+    async def create(self, spec: CreateGame, client: str, config: GameConfig | None = None) -> NewGame:
         """Create a game for ``client`` (its address: the per-client quota is counted on it).
-        Raises :class:`BadMessage` for an inconsistent spec, :class:`LimitReached` over quota."""
+        Raises :class:`BadMessage` for an inconsistent spec, :class:`LimitReached` over quota.
+        ``config``: the deal to play instead of one drawn from ``spec`` (the daily challenge's
+        seeded deal, whose mode and players ``spec`` repeats)."""
         seats, take = _seat_plan(spec)
-        config = _config(spec)
+        config = config or _config(spec)
         lock = self._create_locks.setdefault(client, asyncio.Lock())
         async with lock:
             now = self.clock()
@@ -330,12 +335,18 @@ class GameService:
                 f"{costly} more; the limit is {cap} at once (finish a game, or choose easy or medium)"
             )
 
-    async def join(self, game_id: str, seat: int, name: str) -> str:
+    async def join(self, game_id: str, seat: int, name: str, *, kept: bool = False) -> str:
         """Claim open ``seat`` for a player called ``name``; returns the seat's token.
-        :class:`SeatTaken` if it is not open (a bot's, or claimed by someone else)."""
+        :class:`SeatTaken` if it is not open (a bot's, or claimed by someone else);
+        :class:`Forbidden` if the game's open seats are kept for named players (a rematch:
+        :attr:`keeps_seats`) unless the caller is the one that checked who (``kept``)."""
         game = await self.game(game_id)
         if not 0 <= seat < len(game.seats):
             raise NotFound(f"game {game_id} has no seat {seat}")
+        if not kept and self.keeps_seats is not None and await self._run(self.keeps_seats, game_id):
+            raise Forbidden(
+                "this seat is kept for its player of the previous game (they join from its end screen)"
+            )
         token = new_token()
         async with game.lock:
             game.check_not_ended()
@@ -370,6 +381,19 @@ class GameService:
             game.status = CANCELLED
             game.presence += 1
             await self._publish(game)
+
+    async def cancel_waiting(self, game_id: str) -> bool:
+        """Cancel a game still waiting for players on the server's own decision (a declined
+        rematch); ``False`` if it was not waiting any more."""
+        game = await self.game(game_id)
+        async with game.lock:
+            cancelled = game.status == WAITING and await self._run(self.store.cancel, game_id)
+            await self._catch_up_locked(game)
+            if cancelled:
+                game.status = CANCELLED
+                game.presence += 1
+                await self._publish(game)
+            return cancelled
 
     async def leave(self, game_id: str, seat: int, token: str) -> None:
         """Give back ``seat`` of a game still waiting for players: it is open again."""

@@ -19,6 +19,17 @@ HEADER_TIMEOUT: Final = 10.0
 #: A connection whose peer accepts no data for this long is reset by TCP (``TCP_USER_TIMEOUT``,
 #: Linux): the only way to let go of a client that never reads, which no close frame reaches.
 STALLED_SECONDS: Final = 30.0
+#: The daily challenge's formats, cycled through day by day (:mod:`.daily`).
+DAILY_FORMATS: Final = ("classic-2", "classic-3", "expert-2", "classic-4", "expert-3", "expert-4")
+
+
+def parse_daily_format(text: str) -> tuple[str, int]:
+    """A daily format, ``classic-2`` … ``expert-4``, as (mode, players); ``ValueError`` saying
+    what is expected otherwise."""
+    mode, _, players = text.partition("-")
+    if mode not in ("classic", "expert") or players not in ("2", "3", "4"):
+        raise ValueError(f"a daily format is classic-N or expert-N with N from 2 to 4, got {text[:20]!r}")
+    return mode, int(players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +69,9 @@ class Limits:
       analyses (one more plays easy and medium), at most ``bot_queue`` analyses wait;
       ``costly_bots_per_client``: hard or expert bot seats (takeover included) one address
       may have in unfinished games at once; the levels' budgets are fixed
-      (:data:`quadropolis.bots.LEVELS`).
+      (:data:`quadropolis.bots.LEVELS`);
+    - table chat: ``chat_per_minute`` lines per connection on average, ``chat_burst`` at once
+      (over it: ``rate_limited``, the line is dropped).
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -85,6 +98,8 @@ class Limits:
     presence_delay: float = 0.25
     finished_cache: float = 120.0
     costly_bots_per_client: int = 8
+    chat_per_minute: float = 20.0
+    chat_burst: int = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +123,8 @@ class Settings:
     forwarded_allow_ips: str | None = None
     #: Seconds a connection may take to send a request's headers (slow senders are closed).
     header_timeout: float = HEADER_TIMEOUT
+    #: The daily challenge's formats (``classic-2`` … ``expert-4``), cycled through by day.
+    daily_formats: tuple[str, ...] = DAILY_FORMATS
 
 
 def default_database() -> str:

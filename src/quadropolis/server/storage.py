@@ -617,3 +617,6 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
 # Their tables live in their own module but in this module's metadata, which the migrations
 # and their test compare against: importing it here registers them wherever storage is used.
 from . import account_storage as _account_storage  # noqa: E402,F401
+
+# The daily challenge, rematches and table chat (issue 23 items 6-7): the same, for their tables.
+from . import social_storage as _social_storage  # noqa: E402,F401

@@ -1,10 +1,11 @@
 import { useRoute } from "../hooks";
-import { linkTo } from "../route";
+import { dailyUrl, linkTo } from "../route";
 import { GamePage } from "./GamePage";
 import { LogoIcon } from "./Icons";
 import { JoinPage } from "./JoinPage";
 import { Lobby } from "./Lobby";
 import { Replay } from "./Replay";
+import { DailyPage } from "./Daily";
 import { Help } from "./Help";
 import { t } from "../i18n";
 import { LanguageSwitcher, useLanguage } from "./LanguageSwitcher";
@@ -26,6 +27,9 @@ export function App() {
           <a href="/" onClick={linkTo("/")}>
             {t("app.lobby")}
           </a>
+          <a href={dailyUrl()} onClick={linkTo(dailyUrl())} data-testid="nav-daily">
+            {t("app.daily")}
+          </a>
           <a href="/?replay=file" onClick={linkTo("/?replay=file")}>
             {t("app.replays")}
           </a>
@@ -37,6 +41,7 @@ export function App() {
       {route.page === "lobby" && <Lobby />}
       {route.page === "join" && <JoinPage key={`${route.game}/${route.seat}`} game={route.game} seat={route.seat} />}
       {route.page === "game" && <GamePage key={route.game} game={route.game} seat={route.seat} token={route.token} />}
+      {route.page === "daily" && <DailyPage key={route.day ?? "today"} day={route.day} />}
       {route.page === "replay" && <Replay key={route.game ?? "file"} game={route.game} />}
     </>
   );

@@ -2,22 +2,24 @@
 // with its optimal final placement (activated buildings, customers, absorbing parks,
 // removed buildings) when the server gives it.
 import { t } from "../i18n";
-import { ranking, tieBreakWords } from "../play";
+import { placementOf, ranking, tieBreakWords } from "../play";
 import { linkTo, replayUrl } from "../route";
 import { ordinal, seatName } from "../seats";
 import type { TileIndex } from "../tiles";
 import type { ConnectionStatus } from "../socket";
-import type { Placement, View } from "../types";
+import type { View } from "../types";
+import type { GameHandle } from "../useGame";
+import { ChatPanel, hasChat } from "./Chat";
 import { City } from "./City";
+import { DailyResult } from "./Daily";
+import { RematchBar } from "./Rematch";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { CheckIcon, CrossIcon, LeafIcon, PersonIcon, StarIcon } from "./Icons";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
 import { SeatMark } from "./SeatMark";
 
-export function placementOf(view: View, seat: number): Placement | null {
-  return view.result?.placements?.[seat] ?? view.scores[seat]?.placement ?? null;
-}
+export { placementOf };
 
 export function EndSummary({ view }: { view: View }) {
   const ranks = ranking(view);
@@ -92,7 +94,18 @@ export function PlacementLegend({ available }: { available: boolean }) {
   );
 }
 
-export function EndScreen({ view, status }: { view: View; tiles: TileIndex | null; status: ConnectionStatus }) {
+export function EndScreen({
+  view,
+  status,
+  handle,
+  tokens = {},
+}: {
+  view: View;
+  tiles: TileIndex | null;
+  status: ConnectionStatus;
+  handle?: GameHandle;
+  tokens?: Record<number, string>;
+}) {
   const game = view.game ?? "";
   const seats = view.seats.map((_, i) => i);
   const hasPlacement = seats.some((s) => placementOf(view, s) !== null);
@@ -107,6 +120,7 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
       <div class="end-grid">
         <div class="end-main">
           <EndSummary view={view} />
+          <RematchBar game={game} tokens={tokens} offered={handle?.rematch ?? null} />
           <div class="end-actions">
             <a class="btn btn-primary" href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
               {t("end.replay")}
@@ -121,7 +135,9 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
               {t("lobby.newGame")}
             </a>
           </div>
+          <DailyResult game={game} />
           <ScoreSheet view={view} />
+          {handle && hasChat(view) && <ChatPanel handle={handle} canWrite={(view.you ?? []).length > 0} />}
         </div>
         <div class="end-cities">
           <h2>Final cities</h2>

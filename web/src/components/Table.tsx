@@ -9,6 +9,7 @@ import type { GameHandle } from "../useGame";
 import { useTable, type TableModel } from "../useTable";
 import { ActionPanel } from "./ActionPanel";
 import { AnalysisPanel } from "./Analysis";
+import { ChatPanel, hasChat } from "./Chat";
 import { City } from "./City";
 import { EndScreen } from "./EndScreen";
 import { Guide } from "./Guide";
@@ -29,7 +30,7 @@ export function Table({ view, handle, tiles, tokens }: { view: View; handle: Gam
   if (view.status === "over") {
     return (
       <>
-        <EndScreen view={view} tiles={tiles} status={handle.status} />
+        <EndScreen view={view} tiles={tiles} status={handle.status} handle={handle} tokens={tokens} />
         {guide}
       </>
     );
@@ -84,6 +85,7 @@ export function Table({ view, handle, tiles, tokens }: { view: View; handle: Gam
         <aside class="col-side">
           {wide && analysisPanel}
           <Standings view={view} />
+          {hasChat(view) && <ChatPanel handle={handle} canWrite={table.you.length > 0} />}
           <ActionLog actions={view.last_actions} seats={view.seats} />
         </aside>
       </div>

@@ -1,0 +1,200 @@
+"""The daily challenge (issue 23 item 6): each UTC day one deal that everyone plays against the
+same bots; each account plays it once and is ranked on the day's leaderboard; guests play it
+unranked. Knows nothing of HTTP (:mod:`.social_routes` is the transport).
+
+**The day's challenge.** Its *format* follows from the date alone (public: players may know
+tomorrow's): with ``n = date.toordinal()``, the mode and player count are
+``formats[n % len(formats)]`` (the server's ``daily_formats``, by default every mode with 2 to
+4 players), and opponent ``i`` (seats 1, 2, 3; the player is seat 0) is the bot level
+``DAILY_LEVELS[(n + i) % 3]``. Its *deal* — the seed and the first player — is drawn at random
+by the server when the day's first player asks for the challenge, and stored
+(``daily_challenges``): everyone gets the same, and no one can know it before the day.
+
+**Once per account.** Starting the challenge as an account reserves the account's entry of
+the day before the game is created; the database's unique ``(day, account)`` refuses a second
+one, even from two requests at once (``already_played``). A guest's game is recorded too (so
+its end screen shows the day's best), never ranked.
+
+**The leaderboard** of a day lists the accounts' finished games (a seat resigned to a bot
+is not ranked), by place at their table (R13, :func:`~quadropolis.outcome.result_places`),
+then VP (more first), then who finished first."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from typing import Any, Final, TypeVar
+
+from ..config import GameConfig
+from ..outcome import result_places
+from ..tiles import Mode
+from .account_storage import AccountData, AccountStore
+from .errors import AlreadyPlayed, BadMessage, NotFound
+from .protocol import CreateGame, SeatSpec
+from .service import GameService, NewGame
+from .settings import DAILY_FORMATS, parse_daily_format
+from .social_storage import BOARD_SIZE, Challenge, DailyGame, SocialStore
+from .social_storage import AlreadyPlayed as EntryTaken
+
+T = TypeVar("T")
+
+#: The opponents' levels the days cycle through: the quick ones (no costly search).
+DAILY_LEVELS: Final = ("easy", "medium", "neural")
+#: How many of the best cities the client draws after a game.
+TOP_CITIES: Final = 3
+_DAY: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_day(text: str) -> date:
+    """A ``YYYY-MM-DD`` date; :class:`BadMessage` otherwise."""
+    try:
+        if _DAY.fullmatch(text):
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise BadMessage(f"not a day: {text[:20]!r} (expected YYYY-MM-DD)")
+
+
+def day_format(day: date, formats: tuple[str, ...] = DAILY_FORMATS) -> tuple[str, int, tuple[str, ...]]:
+    """The mode, player count and opponents' levels of ``day`` (the module doc's scheme)."""
+    n = day.toordinal()
+    mode, players = parse_daily_format(formats[n % len(formats)])
+    return mode, players, tuple(DAILY_LEVELS[(n + i) % len(DAILY_LEVELS)] for i in range(1, players))
+
+
+class DailyService:
+    """The daily challenge over :class:`SocialStore` and the game service (module doc)."""
+
+    def __init__(
+        self,
+        store: SocialStore,
+        games: GameService,
+        accounts: AccountStore,
+        formats: tuple[str, ...] = DAILY_FORMATS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        for text in formats:
+            parse_daily_format(text)
+        if not formats:
+            raise ValueError("the daily challenge needs at least one format")
+        self.store = store
+        self.games = games
+        self.accounts = accounts
+        self.formats = formats
+        self.clock = clock
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(fn, *args)
+
+    def today(self) -> date:
+        return datetime.fromtimestamp(self.clock(), UTC).date()
+
+    async def challenge(self, day: date) -> Challenge:
+        """The challenge of ``day``: stored, or drawn now if ``day`` is today (``not_found``
+        for a day no one played, and for days to come)."""
+        stored = await self._run(self.store.challenge, day.isoformat())
+        if stored is not None:
+            return stored
+        if day != self.today():
+            raise NotFound(f"there is no daily challenge of {day.isoformat()}")
+        mode, players, levels = day_format(day, self.formats)
+        config = GameConfig(
+            mode=Mode(mode),
+            players=players,
+            seed=secrets.randbits(62),
+            first_player=secrets.randbelow(players),
+        )
+        drawn = Challenge(day.isoformat(), config.to_json(), levels)
+        return await self._run(self.store.insert_challenge, drawn, self.clock())
+
+    async def start(self, account: AccountData | None, name: str, client: str) -> tuple[NewGame, bool]:
+        """Start today's challenge: the new game (seat 0 taken) and whether it is ranked (an
+        account's). ``already_played`` if the account has played today's."""
+        today = await self.challenge(self.today())
+        config = GameConfig.from_json(today.config)
+        spec = CreateGame(
+            mode=config.mode.value,
+            players=config.players,
+            first_player=config.first_player,
+            seats=[SeatSpec(), *(SeatSpec(type="bot", level=level) for level in today.levels)],
+            name=account.username if account is not None else name,
+            take=[0],
+            public=False,
+            analysis=False,
+        )
+        if account is None:
+            new = await self.games.create(spec, client, config)
+            await self._run(self.store.add_guest, today.day, new.game, 0, self.clock())
+            return new, False
+        try:
+            entry = await self._run(self.store.reserve, today.day, account.id, 0, self.clock())
+        except EntryTaken:
+            raise AlreadyPlayed("you have played today's challenge already: come back tomorrow") from None
+        try:
+            new = await self.games.create(spec, client, config)
+        except BaseException:
+            await self._run(self.store.unreserve, entry)
+            raise
+        await self._run(self.store.fill, entry, new.game)
+        await self._run(self.accounts.link_seats, account.id, new.game, [0])
+        return new, True
+
+    async def board(self, day: date, account: AccountData | None) -> dict[str, Any]:
+        """The ``daily`` reply: the day's format, its leaderboard, the best cities to draw,
+        and the account's game of the day (``you``: ``null`` for a guest or if not played)."""
+        challenge = await self.challenge(day)
+        lines = await self._leaderboard(challenge.day)
+        mine = None if account is None else await self._run(self.store.entry_of, challenge.day, account.id)
+        config = GameConfig.from_json(challenge.config)
+        return {
+            "type": "daily",
+            "day": challenge.day,
+            "today": challenge.day == self.today().isoformat(),
+            "mode": config.mode.value,
+            "players": config.players,
+            "opponents": list(challenge.levels),
+            "leaderboard": lines,
+            "top": [{"game": line["game"], "seat": line["seat"]} for line in lines[:TOP_CITIES]],
+            "you": None if mine is None else {"game": mine, "line": _line_of(lines, mine)},
+        }
+
+    async def of_game(self, game_id: str) -> dict[str, Any]:
+        """The ``daily`` reply of the day of ``game_id``, with this game as ``you`` and its
+        result (``game``: ranked or not, place at the table, VP). ``not_found`` if it is not a
+        game of a daily challenge."""
+        entry = await self._run(self.store.daily_game, game_id)
+        if entry is None:
+            raise NotFound("this game is not a daily challenge")
+        reply = await self.board(parse_day(entry.day), None)
+        lines: list[dict[str, Any]] = reply["leaderboard"]
+        reply["you"] = {"game": game_id, "line": _line_of(lines, game_id)}
+        reply["game"] = {"ranked": entry.ranked, "seat": entry.seat, **_table_result(entry)}
+        return reply
+
+    async def _leaderboard(self, day: str) -> list[dict[str, Any]]:
+        games = await self._run(self.store.finished_entries, day)
+        rows = sorted(
+            ((_table_result(g), g) for g in games),
+            key=lambda r: (r[0]["place"], -r[0]["vp"], r[1].finished_at or 0.0, r[1].game),
+        )
+        return [
+            {"rank": i, "username": g.username, "game": g.game, "seat": g.seat, **result}
+            for i, (result, g) in enumerate(rows[:BOARD_SIZE], 1)
+        ]
+
+
+def _table_result(entry: DailyGame) -> dict[str, Any]:
+    """The place at its table (R13), the player count and the VP of a daily game's player
+    (``None`` each while the game runs)."""
+    if entry.result is None:
+        return {"place": None, "of": None, "vp": None}
+    places = result_places(entry.result)
+    return {"place": places[entry.seat], "of": len(places), "vp": entry.result["scores"][entry.seat]}
+
+
+def _line_of(lines: list[dict[str, Any]], game_id: str) -> dict[str, Any] | None:
+    return next((line for line in lines if line["game"] == game_id), None)
