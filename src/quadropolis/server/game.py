@@ -22,7 +22,7 @@ from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import Outcome, outcome
 from ..record import GameRecord, result_json, seat_label
-from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
+from ..rules import apply_unchecked, describe_move, explain_illegal, illegal_reason, new_game
 from ..state import GameState
 from ..undo import check_undo
 from .data import ENDED, OVER, PLAYING, ActionData, GameData, SeatData
@@ -215,9 +215,9 @@ class LiveGame:
             move = Move.parse(text)
         except QuadropolisError as e:
             raise IllegalMove(str(e)) from None
-        reason = explain_illegal(self.state, move)
-        if reason is not None:
-            raise IllegalMove(reason)
+        refusal = illegal_reason(self.state, move)
+        if refusal is not None:
+            raise IllegalMove(refusal.message, refusal.reason, refusal.params)
         return move
 
     def check_undo(self, seat: int) -> int:
