@@ -32,6 +32,7 @@ from .rules import (
     explain_illegal,
     illegal_reason,
     legal_moves,
+    move_facts,
     new_game,
 )
 from .scoring import CATEGORIES, CityScore, Placement, score_city
@@ -76,6 +77,7 @@ __all__ = [
     "explain_illegal",
     "illegal_reason",
     "legal_moves",
+    "move_facts",
     "new_game",
     "outcome",
     "projected_score",

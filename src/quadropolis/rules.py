@@ -15,6 +15,7 @@ from .city import GEOMETRY, Building
 from .config import GameConfig
 from .errors import IllegalMoveError, quote
 from .moves import BUILDS, DISCARD, TAKES, Build, Discard, Move, Take, move_number
+from .render import tile_label
 from .site import BLOCKED_SLOTS, DESIGNATED, SLOT_NAMES, square_name, urbanist_block
 from .state import (
     OVER,
@@ -454,19 +455,50 @@ def _next_action(state: GameState) -> None:
     state.architects = [0] * n if state.config.mode is Mode.CLASSIC else [0] + [n] * 5
 
 
-def describe_move(state: GameState, move: Move) -> str:
-    """A sentence telling what ``move`` does in ``state`` (before it is played)."""
-    player = state.current_player
+def move_facts(state: GameState, move: Move) -> dict[str, str | int]:
+    """What ``move`` does in ``state`` (before it is played), as values a client can put in
+    words in any language: ``kind`` (``take``, ``build``, ``discard``); for a take the
+    ``architect``, ``slot`` and designated ``square``; the ``square`` built on; the tile as
+    the site shows it (``tile``, :func:`quadropolis.render.tile_label`) with its ``building``
+    type key, absent when a take designates an empty square or a face-down tile (then
+    ``nothing`` is ``empty`` or ``face_down``)."""
     if isinstance(move, Take):
         q = DESIGNATED[move.slot][move.architect]
+        facts: dict[str, str | int] = {
+            "kind": "take",
+            "architect": move.architect,
+            "slot": move.slot_name,
+            "square": square_name(q),
+        }
         tid = state.site[q]
         if tid < 0:
+            return {**facts, "nothing": "empty"}
+        if state.face_down >> q & 1:
+            return {**facts, "nothing": "face_down"}
+        return {**facts, **_tile_facts(tid)}
+    if isinstance(move, Build):
+        return {"kind": "build", "square": str(move), **_tile_facts(state.pending_tile)}
+    return {"kind": "discard", **_tile_facts(state.pending_tile)}
+
+
+def _tile_facts(tid: int) -> dict[str, str | int]:
+    return {"tile": tile_label(tid), "building": TILES[tid].kind.type.key}
+
+
+def describe_move(state: GameState, move: Move) -> str:
+    """A sentence telling what ``move`` does in ``state`` (before it is played), with the tile
+    as the site shows it (:func:`move_facts`)."""
+    player = state.current_player
+    f = move_facts(state, move)
+    if isinstance(move, Take):
+        if f.get("nothing") == "empty":
             what = "an empty square: takes nothing"
-        elif state.face_down >> q & 1:
+        elif f.get("nothing") == "face_down":
             what = "a face-down tile: takes nothing"
         else:
-            what = f"takes {TILES[tid].code} ({TILES[tid].kind.words})"
-        return f"player {player}: architect #{move.architect} at {move.slot_name} -> {square_name(q)}, {what}"
-    if isinstance(move, Build):
-        return f"player {player}: builds {TILES[state.pending_tile].code} on {move}"
-    return f"player {player}: discards {TILES[state.pending_tile].code}"
+            words = TILES[state.site[DESIGNATED[move.slot][move.architect]]].kind.words
+            what = f"takes {f['tile']} ({words})"
+        return f"player {player}: architect #{f['architect']} at {f['slot']} -> {f['square']}, {what}"
+    if f["kind"] == "build":
+        return f"player {player}: builds {f['tile']} on {f['square']}"
+    return f"player {player}: discards {f['tile']}"

@@ -1,5 +1,6 @@
 // The server's protocol (docs/protocol.md), as TypeScript types. Fields marked "requested"
 // are not served yet: the client shows them when present and degrades without them.
+import type { MoveFacts } from "./moveWords";
 
 export type Mode = "classic" | "expert";
 /**
@@ -110,6 +111,8 @@ export interface LastAction {
   kind: "move" | "undo";
   move: string | null;
   text: string;
+  /** What the action did as values, for words in the player's language (moveWords.ts). */
+  facts?: MoveFacts | null;
   by: "player" | "bot" | "takeover";
   undone: boolean;
 }
@@ -241,6 +244,7 @@ export interface MovesSoFar {
 export interface Candidate {
   move: string;
   text: string;
+  facts?: MoveFacts;
   visits: number;
   win_chance: number;
   expected_score: number;
@@ -270,6 +274,9 @@ export interface ServerError {
   code: string;
   message: string;
   id?: string;
+  /** An illegal move's reason code (quadropolis.rules.ILLEGAL_MESSAGES) and its values. */
+  reason?: string | null;
+  params?: Record<string, string | number> | null;
 }
 
 export interface Accepted {
@@ -304,6 +311,9 @@ export interface MoveReview {
   loss: number;
   label: "good" | "inaccuracy" | "mistake" | "blunder";
   forced: boolean;
+  /** The move played and the best move as values (absent in reviews made before them). */
+  facts?: MoveFacts;
+  best_facts?: MoveFacts;
 }
 
 /** A post-game review (`quadropolis-review/1`, docs/protocol.md). */
