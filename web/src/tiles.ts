@@ -4,6 +4,7 @@
 // current language (locales/*.json; English equal to the core's, words.gen.ts: a test checks).
 import { liveRecord } from "./i18n";
 import type { Building, BuildingType, TileInfo, Variants } from "./types";
+import { helpLines } from "./tileWords";
 import { PARK_NAMES } from "./words.gen";
 
 /** Each type's name in the rulebook of the current language (locales/*.json, keys type.*). */
@@ -85,12 +86,17 @@ export function tileFacts(tile: TileInfo, variants?: Variants): TileFacts {
     tree: b.variant === "tree",
     playground: b.variant === "playground",
     name: tile.name,
-    help: tileHelp(tile, variants),
+    // Read when shown, so that it follows the language.
+    get help() {
+      return tileHelp(tile, variants);
+    },
   };
 }
 
 /** The tooltip of a tile: what it is (under the game's variants), scores, where it may go. */
 export function tileHelp(tile: TileInfo, variants?: Variants): string {
+  const translated = helpLines(tile.help_parts, Boolean(variants?.all_parks_absorb));
+  if (translated) return translated.join("\n");
   const h = tile.help;
   const what = variants?.all_parks_absorb && h.what_all_parks_absorb ? h.what_all_parks_absorb : h.what;
   return [what, h.scores, h.where].join("\n");

@@ -197,6 +197,19 @@ export interface TileInfo {
   /** The tile in the players' words: "tower block", "tree park", "playground". */
   name: string;
   help: TileHelp;
+  /** The same explanation as codes and values (quadropolis.tile_help.tile_help_parts), which
+   * the client says in languages other than English (tileWords.ts). */
+  help_parts?: TileHelpParts;
+}
+
+/** One clause of a tile's explanation: a code and its values. */
+export type HelpPart = [string, Record<string, unknown>];
+
+export interface TileHelpParts {
+  what: HelpPart[];
+  what_all_parks_absorb: HelpPart[];
+  scores: HelpPart[];
+  where: HelpPart[];
 }
 
 export interface GameListEntry {

@@ -9,6 +9,8 @@ import hu from "../src/locales/hu.json";
 import pt from "../src/locales/pt.json";
 import ru from "../src/locales/ru.json";
 import { moveText } from "../src/moveWords";
+import { helpLines } from "../src/tileWords";
+import type { TileHelpParts } from "../src/types";
 import { CATEGORY_NAMES as CORE_CATEGORY_NAMES, TYPE_NAMES as CORE_TYPE_NAMES } from "../src/words.gen";
 
 const CATALOGUES: Record<Lang, Catalogue> = { en, fr, de, pt, hu, ru };
@@ -132,5 +134,40 @@ describe("English names", () => {
     const en = CATALOGUES.en as Record<string, string>;
     for (const [type, name] of Object.entries(CORE_TYPE_NAMES)) expect(en[`type.${type}`]).toBe(name);
     for (const [category, name] of Object.entries(CORE_CATEGORY_NAMES)) expect(en[`category.${category}`]).toBe(name);
+  });
+});
+
+describe("tiles' explanations", () => {
+  // The manifest's help_parts of a T1 tile (quadropolis.tile_help.tile_help_parts).
+  const t1: TileHelpParts = {
+    what: [
+      ["name", { label: "T1", building: "tower_block" }],
+      ["gives", { inhabitants: 1, energy: 0 }],
+    ],
+    what_all_parks_absorb: [["name", { label: "T1", building: "tower_block" }]],
+    scores: [
+      ["needs_energy", {}],
+      ["scores_tower_block", { table: [[1, 1], [2, 3], [3, 6], [4, 10]], expert: [5, 15] }],
+    ],
+    where: [
+      ["where_lines", {}],
+      ["stacks", { building: "tower_block", floors: 4, rulings: "R8, R16", expert_floors: 5 }],
+    ],
+  };
+
+  it("are the server's English text in English, and said from their values in another language", async () => {
+    expect(helpLines(t1, false)).toBeNull();
+    await setLanguage("fr");
+    try {
+      expect(helpLines(t1, false)).toEqual([
+        "T1 : une habitation ; donne 1 habitant à la construction.",
+        "Doit recevoir 1 énergie pour rapporter. Rapporte selon ses étages : 1 → 1, 2 → 3, 3 → 6, 4 → 10 (Expert : 5 → 15).",
+        "Avec l'architecte n°n : une case vide de la ligne n ou de la colonne n (Expert : numérotée n ou dans le quartier n) ; ou sur une habitation d'une telle case ou comme étage numéro n, 4 étages au plus (Expert : 5) (R8, R16).",
+      ]);
+      const factory: TileHelpParts = { ...t1, scores: [["scores_factory", { pairs: [["shop", 1], ["tower_block", -1]] }]] };
+      expect(helpLines(factory, false)![1]).toBe("Rapporte pour chaque voisin : commerce +1, habitation −1 (bureaux : Expert).");
+    } finally {
+      await setLanguage("en");
+    }
   });
 });

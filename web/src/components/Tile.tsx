@@ -4,6 +4,7 @@ import { TYPE_LETTERS, TYPE_NAMES, buildingHelp, buildingName, describeTile, typ
 import { t } from "../i18n";
 import type { Building } from "../types";
 import { BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, StarIcon } from "./Icons";
+import { RuleText } from "./RuleText";
 
 /** Small repeated pips: up to 3 icons, else one icon and a count. */
 export function Pips({ n, kind }: { n: number; kind: "inhabitant" | "energy" }) {
@@ -124,7 +125,9 @@ function TileInfoDialog({ tile, onClose }: { tile: TileFacts; onClose: () => voi
         <span class={`tile-tip-label tile-${tile.type}`}>{tile.label}</span> {TYPE_NAMES[tile.type]}
       </h2>
       {tile.help.split("\n").map((line, i) => (
-        <p key={i}>{line}</p>
+        <p key={i}>
+          <RuleText text={line} />
+        </p>
       ))}
       <form method="dialog">
         <button class="btn btn-small">{t("tile.infoClose")}</button>
