@@ -132,9 +132,10 @@ function Badge({ label }: { label: MoveReview["label"] }) {
 }
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
-/** What the move played and the best move did, in the current language. */
-const played = (m: MoveReview): string => moveText(m.facts, m.text);
-const bestPlay = (m: MoveReview): string => moveText(m.best_facts, m.best_text);
+/** What the move played and the best move did, in the current language, with their notation
+ * in brackets as the review's English text has it (the server's text already ends with it). */
+const played = (m: MoveReview): string => (m.facts ? `${moveText(m.facts, m.text)} (${m.move})` : m.text);
+const bestPlay = (m: MoveReview): string => (m.best_facts ? `${moveText(m.best_facts, m.best_text)} (${m.best})` : m.best_text);
 
 function CurrentMove({ review, names, at }: { review: Review; names: string[]; at: number }) {
   const m = at > 0 ? review.moves[at - 1] : undefined;
