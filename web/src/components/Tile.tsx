@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useTiles } from "../hooks";
-import { TYPE_LETTERS, TYPE_NAMES, buildingHelp, buildingName, describeTile, type TileFacts } from "../tiles";
+import { TYPE_LETTERS, TYPE_NAMES, buildingHelp, describeBuilding, describeTile, type TileFacts } from "../tiles";
 import { t } from "../i18n";
 import type { Building } from "../types";
 import { BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, StarIcon } from "./Icons";
@@ -69,7 +69,7 @@ export function BuildingFace({ building }: { building: Building }) {
           {building.vp}
         </span>
       ) : null}
-      <span class="sr-only">{buildingName(building) + (floors > 1 ? `, ${floors} floors` : "") + (building.vp ? `, ${building.vp} VP printed` : "")}</span>
+      <span class="sr-only">{describeBuilding(building)}</span>
     </span>
   );
 }
