@@ -49,7 +49,10 @@ def test_an_illegal_move_is_refused_in_french_with_its_ruling_linked(server: Ser
         notice = page.get_by_test_id("notice")
         notice.wait_for()
         text = notice.inner_text()
-        pattern = rf"Interdit : architecte n°(\d) : {square} n'est ni sur la ligne \1 ni sur la colonne \1 \(R8\)"
+        pattern = (
+            rf"Interdit : architecte n°(\d) : {square} n'est ni sur la ligne \1 "
+            r"ni sur la colonne \1 \(R8\)"
+        )
         assert re.fullmatch(pattern, text), text
         link = notice.locator("a.ruling-link")
         assert link.inner_text() == "R8" and link.get_attribute("href") == "/rules#r8"
