@@ -23,7 +23,18 @@ from .errors import (
 from .moves import DISCARD, Build, Discard, Move, Take
 from .outcome import Outcome, outcome, projected_score, scores_after
 from .record import GameRecord, replay
-from .rules import apply, apply_unchecked, describe_move, explain_illegal, legal_moves, new_game
+from .rules import (
+    ILLEGAL_MESSAGES,
+    Refusal,
+    apply,
+    apply_unchecked,
+    describe_move,
+    explain_illegal,
+    illegal_reason,
+    legal_moves,
+    move_facts,
+    new_game,
+)
 from .scoring import CATEGORIES, CityScore, Placement, score_city
 from .state import GameState
 from .tiles import TILES, Mode, Tile
@@ -34,6 +45,7 @@ __all__ = [
     "CATEGORIES",
     "DISCARD",
     "GEOMETRY",
+    "ILLEGAL_MESSAGES",
     "TILES",
     "Build",
     "Building",
@@ -55,6 +67,7 @@ __all__ = [
     "Placement",
     "QuadropolisError",
     "RecordError",
+    "Refusal",
     "Take",
     "Tile",
     "__version__",
@@ -62,7 +75,9 @@ __all__ = [
     "apply_unchecked",
     "describe_move",
     "explain_illegal",
+    "illegal_reason",
     "legal_moves",
+    "move_facts",
     "new_game",
     "outcome",
     "projected_score",

@@ -6,7 +6,7 @@ whatever the input (a 5,000-digit integer, a megabyte of text, a list nested 1,0
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 
@@ -15,7 +15,19 @@ class QuadropolisError(ValueError):
 
 
 class IllegalMoveError(QuadropolisError):
-    """A move that the rules forbid in this state; the message names the rule broken."""
+    """A move that the rules forbid in this state; the message names the rule broken.
+
+    ``reason`` is a stable code for the rule broken (one of
+    :data:`quadropolis.rules.ILLEGAL_MESSAGES`, or ``"illegal"`` when none was given) and
+    ``params`` the values its message is made of, so that a client can say it in another
+    language; the message itself is the English sentence."""
+
+    def __init__(
+        self, message: str, reason: str = "illegal", params: Mapping[str, str | int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class NotationError(QuadropolisError):

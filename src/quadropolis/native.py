@@ -16,7 +16,7 @@ from .city import GEOMETRY, Building, City
 from .config import GameConfig
 from .errors import IllegalMoveError
 from .moves import MOVES, Move, move_number
-from .rules import explain_illegal
+from .rules import illegal_reason
 from .scoring import CATEGORIES, CityScore, Placement
 from .state import GameState
 from .tiles import Mode
@@ -288,8 +288,8 @@ def apply_native(ns: _native.State, move: Move) -> None:
     try:
         ns.apply(move_number(move))
     except ValueError:
-        reason = explain_illegal(from_native(ns), move) or "not a legal move in this state"
-        raise IllegalMoveError(reason) from None
+        refusal = illegal_reason(from_native(ns), move)
+        raise (refusal.error() if refusal else IllegalMoveError("not a legal move in this state")) from None
 
 
 #: The RL encoding's native side (envs/native_obs.py hands it the layout of envs/layout.py):

@@ -7,14 +7,16 @@ broken; :func:`apply_unchecked` mutates a state in place without validation, for
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Final
 
 from .buildings import BuildingType
 from .city import GEOMETRY, Building
 from .config import GameConfig
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, quote
 from .moves import BUILDS, DISCARD, TAKES, Build, Discard, Move, Take, move_number
-from .site import BLOCKED_SLOTS, DESIGNATED, SLOT_NAMES, square_name, urbanist_block_reason
+from .render import tile_label
+from .site import BLOCKED_SLOTS, DESIGNATED, SLOT_NAMES, square_name, urbanist_block
 from .state import (
     OVER,
     PLACE,
@@ -211,77 +213,157 @@ _DESIGNATED_BY_NUMBER: Final = tuple(DESIGNATED[k // 5][k % 5 + 1] for k in rang
 _MOVE_KINDS: Final = (Take, Build, Discard)
 
 
+#: Every reason the rules give for refusing a move, by its stable code (the ``reason`` of
+#: :class:`IllegalMoveError`, of :class:`Refusal` and of the server's ``illegal_move``
+#: replies), with its English sentence. ``{a_building}`` / ``{building_words}`` (and the same
+#: for ``below``) are the building type named by the ``building`` parameter, in words.
+ILLEGAL_MESSAGES: Final[dict[str, str]] = {
+    "game_over": "the game is over",
+    "not_a_move_kind": (
+        "{kind} is not a move kind: a move is a Take, Build or Discard itself (or its notation)"
+    ),
+    "must_take": "player {player} must first take a building: put an architect in a slot (e.g. '3L4')",
+    "no_such_slot": "{move}: no such slot (slots are T1-T5, B1-B5, L1-L5, R1-R5)",
+    "architect_number": "architect #{architect} at {slot}: {mode} architects are numbered 1-{count}",
+    "architect_used": (
+        "architect #{architect} at {slot}: player {player} has already used architect #{architect} this round"
+    ),
+    "architect_not_in_pool": (
+        "architect #{architect} at {slot}: no architect #{architect} is left in the pool"
+    ),
+    "slot_taken": "architect #{architect} at {slot}: slot {slot} already holds an architect this round (R1)",
+    "urbanist_row": "architect #{architect} at {slot}: the urbanist blocks row {line} (R5)",
+    "urbanist_column": "architect #{architect} at {slot}: the urbanist blocks column {line} (R5)",
+    "urbanist_square": (
+        "architect #{architect} at {slot}: the urbanist stands on {square} "
+        "(variant: the urbanist blocks only its square)"
+    ),
+    "must_build": "player {player} took a building and must build it (e.g. 'r2c3') or 'discard' it",
+    "outside_city": "{square}: a {mode} city has {rows} rows and {cols} columns",
+    "not_in_line": "architect #{architect}: {square} is not in row {architect} or column {architect} (R8)",
+    "not_in_district": (
+        "architect #{architect}: {square} is neither numbered {architect} nor in district {architect} (R16)"
+    ),
+    "not_stackable": "{square} is occupied by {a_below}; {a_building} cannot be stacked",
+    "wrong_stack": "{square} holds {a_below}; {a_building} can only go on {a_building} ({rule})",
+    "max_floors": "{square}: the {building_words} already has {floors} floors, the most allowed",
+    "stack_not_in_line": (
+        "architect #{architect}: stacking on {square} needs the square "
+        "in row {architect} or column {architect} or the new floor ({floor}) to be numbered {architect} (R8)"
+    ),
+    "stack_not_in_district": (
+        "architect #{architect}: stacking on {square} needs the square "
+        "numbered {architect} or in district {architect} "
+        "or the new floor ({floor}) to be numbered {architect} (R16)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a move is illegal: ``reason``, a code of :data:`ILLEGAL_MESSAGES`, and the values
+    its sentence is made of (numbers, slot and square names, building type keys, the mode)."""
+
+    reason: str
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The English sentence, naming the rule broken."""
+        values: dict[str, str | int] = dict(self.params)
+        for name in ("building", "below"):
+            if name in self.params:
+                noun = BuildingType.from_key(str(self.params[name])).words
+                values[f"a_{name}"] = _a(noun)
+                values[f"{name}_words"] = noun
+        return ILLEGAL_MESSAGES[self.reason].format(**values)
+
+    def error(self) -> IllegalMoveError:
+        """The :class:`IllegalMoveError` that says it."""
+        return IllegalMoveError(self.message, self.reason, self.params)
+
+
 def explain_illegal(state: GameState, move: Move) -> str | None:
     """Why ``move`` is illegal in ``state`` (a sentence naming the rule), or ``None`` if legal."""
+    refusal = illegal_reason(state, move)
+    return None if refusal is None else refusal.message
+
+
+def illegal_reason(state: GameState, move: Move) -> Refusal | None:
+    """Why ``move`` is illegal in ``state``, as a code and its values, or ``None`` if legal."""
     if state.phase == OVER:
-        return "the game is over"
+        return Refusal("game_over")
     # Exactly one of the kinds: a subclass would pass every check below yet equal no
     # generated move (dataclass equality compares classes), so legal_moves would disagree.
     if isinstance(move, Move) and type(move) not in _MOVE_KINDS:
-        return (
-            f"{type(move).__name__[:40]} is not a move kind: "
-            "a move is a Take, Build or Discard itself (or its notation)"
-        )
-    player = state.current_player
+        return Refusal("not_a_move_kind", {"kind": type(move).__name__[:40]})
     if state.phase == TAKE:
-        if not isinstance(move, Take):
-            return f"player {player} must first take a building: put an architect in a slot (e.g. '3L4')"
-        a, s = move.architect, move.slot
-        geo = GEOMETRY[state.config.mode]
-        # Moves built by hand (not parsed) may hold any integers: range-check before indexing.
-        if not (isinstance(s, int) and 0 <= s < 20):
-            return f"{move!r}: no such slot (slots are T1-T5, B1-B5, L1-L5, R1-R5)"
-        where = f"architect #{a} at {SLOT_NAMES[s]}"
-        if not (isinstance(a, int) and 1 <= a <= geo.architects):
-            return f"{where}: {state.config.mode.value} architects are numbered 1-{geo.architects}"
-        if a not in state.architects_available(player):
-            if state.config.mode is Mode.CLASSIC:
-                return f"{where}: player {player} has already used architect #{a} this round"
-            return f"{where}: no architect #{a} is left in the pool"
-        if state.slots_used >> s & 1:
-            return f"{where}: slot {SLOT_NAMES[s]} already holds an architect this round (R1)"
-        reason = urbanist_block_reason(s, a, state.urbanist, state.config.urbanist_blocks)
-        if reason:
-            return f"{where}: {reason}"
-        return None
-    # PLACE
+        return _take_refusal(state, move)
+    return _place_refusal(state, move)
+
+
+def _take_refusal(state: GameState, move: Move) -> Refusal | None:
+    player = state.current_player
+    if not isinstance(move, Take):
+        return Refusal("must_take", {"player": player})
+    a, s = move.architect, move.slot
+    geo = GEOMETRY[state.config.mode]
+    # Moves built by hand (not parsed) may hold any integers: range-check before indexing.
+    if not (isinstance(s, int) and 0 <= s < 20):
+        return Refusal("no_such_slot", {"move": repr(move)})
+    if not (isinstance(a, int) and 1 <= a <= geo.architects):
+        where: dict[str, str | int] = {"architect": quote(a), "slot": SLOT_NAMES[s]}
+        return Refusal(
+            "architect_number", {**where, "mode": state.config.mode.value, "count": geo.architects}
+        )
+    where = {"architect": a, "slot": SLOT_NAMES[s]}
+    if a not in state.architects_available(player):
+        if state.config.mode is Mode.CLASSIC:
+            return Refusal("architect_used", {**where, "player": player})
+        return Refusal("architect_not_in_pool", where)
+    if state.slots_used >> s & 1:
+        return Refusal("slot_taken", where)
+    blocked = urbanist_block(s, a, state.urbanist, state.config.urbanist_blocks)
+    if blocked:
+        return Refusal(blocked[0], {**where, **blocked[1]})
+    return None
+
+
+def _place_refusal(state: GameState, move: Move) -> Refusal | None:
     if isinstance(move, Discard):
         return None
     if not isinstance(move, Build):
-        return f"player {player} took a building and must build it (e.g. 'r2c3') or 'discard' it"
+        return Refusal("must_build", {"player": state.current_player})
     geo = GEOMETRY[state.config.mode]
+    mode = state.config.mode
     if not (isinstance(move.row, int) and isinstance(move.col, int)) or not (
         1 <= move.row <= geo.rows and 1 <= move.col <= geo.cols
     ):
-        return f"{move}: a {state.config.mode.value} city has {geo.rows} rows and {geo.cols} columns"
+        return Refusal(
+            "outside_city", {"square": str(move), "mode": mode.value, "rows": geo.rows, "cols": geo.cols}
+        )
     q = (move.row - 1) * geo.cols + (move.col - 1)
     n = state.pending_architect
-    tile = TILES[state.pending_tile]
-    btype = tile.kind.type
-    below = state.cities[player][q]
-    classic = state.config.mode is Mode.CLASSIC
-    rule = "R8" if classic else "R16"
+    btype = TILES[state.pending_tile].kind.type
+    below = state.cities[state.current_player][q]
+    classic = mode is Mode.CLASSIC
+    square = str(move)
     if below is None:
         if q in geo.eligible[n]:
             return None
-        if classic:
-            return f"architect #{n}: {move} is not in row {n} or column {n} ({rule})"
-        return f"architect #{n}: {move} is neither numbered {n} nor in district {n} ({rule})"
-    if btype not in _STACKABLE[state.config.mode]:
-        return f"{move} is occupied by {_a(below.type.words)}; {_a(btype.words)} cannot be stacked"
+        return Refusal("not_in_line" if classic else "not_in_district", {"architect": n, "square": square})
+    pieces: dict[str, str | int] = {"square": square, "below": below.type.key, "building": btype.key}
+    if btype not in _STACKABLE[mode]:
+        return Refusal("not_stackable", pieces)
     if below.type is not btype:
-        piece = _a(btype.words)
-        return f"{move} holds {_a(below.type.words)}; {piece} can only go on {piece} ({rule})"
+        return Refusal("wrong_stack", {**pieces, "rule": "R8" if classic else "R16"})
     limit = geo.max_floors[btype]
     if below.floors >= limit:
-        return f"{move}: the {btype.words} already has {limit} floors, the most allowed"
+        return Refusal("max_floors", {"square": square, "building": btype.key, "floors": limit})
     if geo.can_stack(below, btype, n, q):
         return None
-    where = f"in row {n} or column {n}" if classic else f"numbered {n} or in district {n}"
-    return (
-        f"architect #{n}: stacking on {move} needs the square {where} or the new floor "
-        f"({below.floors + 1}) to be numbered {n} ({rule})"
-    )
+    code = "stack_not_in_line" if classic else "stack_not_in_district"
+    return Refusal(code, {"architect": n, "square": square, "floor": below.floors + 1})
 
 
 def _a(noun: str) -> str:
@@ -294,9 +376,9 @@ def apply(state: GameState, move: Move | str) -> GameState:
     Raises :class:`IllegalMoveError` naming the broken rule; ``state`` is never modified."""
     if isinstance(move, str):
         move = Move.parse(move)
-    reason = explain_illegal(state, move)
-    if reason is not None:
-        raise IllegalMoveError(reason)
+    refusal = illegal_reason(state, move)
+    if refusal is not None:
+        raise refusal.error()
     # explain_illegal and legal_moves must agree: legal_moves stays the source of truth.
     assert move in legal_moves(state), f"{move} passed checks but is not generated"
     new = state.copy()
@@ -373,19 +455,50 @@ def _next_action(state: GameState) -> None:
     state.architects = [0] * n if state.config.mode is Mode.CLASSIC else [0] + [n] * 5
 
 
-def describe_move(state: GameState, move: Move) -> str:
-    """A sentence telling what ``move`` does in ``state`` (before it is played)."""
-    player = state.current_player
+def move_facts(state: GameState, move: Move) -> dict[str, str | int]:
+    """What ``move`` does in ``state`` (before it is played), as values a client can put in
+    words in any language: ``kind`` (``take``, ``build``, ``discard``); for a take the
+    ``architect``, ``slot`` and designated ``square``; the ``square`` built on; the tile as
+    the site shows it (``tile``, :func:`quadropolis.render.tile_label`) with its ``building``
+    type key, absent when a take designates an empty square or a face-down tile (then
+    ``nothing`` is ``empty`` or ``face_down``)."""
     if isinstance(move, Take):
         q = DESIGNATED[move.slot][move.architect]
+        facts: dict[str, str | int] = {
+            "kind": "take",
+            "architect": move.architect,
+            "slot": move.slot_name,
+            "square": square_name(q),
+        }
         tid = state.site[q]
         if tid < 0:
+            return {**facts, "nothing": "empty"}
+        if state.face_down >> q & 1:
+            return {**facts, "nothing": "face_down"}
+        return {**facts, **_tile_facts(tid)}
+    if isinstance(move, Build):
+        return {"kind": "build", "square": str(move), **_tile_facts(state.pending_tile)}
+    return {"kind": "discard", **_tile_facts(state.pending_tile)}
+
+
+def _tile_facts(tid: int) -> dict[str, str | int]:
+    return {"tile": tile_label(tid), "building": TILES[tid].kind.type.key}
+
+
+def describe_move(state: GameState, move: Move) -> str:
+    """A sentence telling what ``move`` does in ``state`` (before it is played), with the tile
+    as the site shows it (:func:`move_facts`)."""
+    player = state.current_player
+    f = move_facts(state, move)
+    if isinstance(move, Take):
+        if f.get("nothing") == "empty":
             what = "an empty square: takes nothing"
-        elif state.face_down >> q & 1:
+        elif f.get("nothing") == "face_down":
             what = "a face-down tile: takes nothing"
         else:
-            what = f"takes {TILES[tid].code} ({TILES[tid].kind.words})"
-        return f"player {player}: architect #{move.architect} at {move.slot_name} -> {square_name(q)}, {what}"
-    if isinstance(move, Build):
-        return f"player {player}: builds {TILES[state.pending_tile].code} on {move}"
-    return f"player {player}: discards {TILES[state.pending_tile].code}"
+            words = TILES[state.site[DESIGNATED[move.slot][move.architect]]].kind.words
+            what = f"takes {f['tile']} ({words})"
+        return f"player {player}: architect #{f['architect']} at {f['slot']} -> {f['square']}, {what}"
+    if f["kind"] == "build":
+        return f"player {player}: builds {f['tile']} on {f['square']}"
+    return f"player {player}: discards {f['tile']}"

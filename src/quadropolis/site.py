@@ -54,22 +54,24 @@ def square_name(square: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
 
-def urbanist_block_reason(slot: int, architect: int, urbanist: int, variant: str) -> str | None:
-    """Why the urbanist forbids putting architect #n in ``slot``, or ``None`` if it does not.
+def urbanist_block(
+    slot: int, architect: int, urbanist: int, variant: str
+) -> tuple[str, dict[str, str | int]] | None:
+    """Why the urbanist forbids putting architect #n in ``slot`` (a reason code of
+    :data:`quadropolis.rules.ILLEGAL_MESSAGES` and its values), or ``None`` if it does not.
 
     R5: the urbanist blocks its whole row and column, so neither end of either line may
-    receive an architect. Variant ``urbanist_blocks="square"``: only its own square is blocked,
-    so no architect may designate it."""
+    receive an architect (``urbanist_row`` / ``urbanist_column``, the ``line`` numbered from
+    1). Variant ``urbanist_blocks="square"``: only its own square is blocked, so no architect
+    may designate it (``urbanist_square``)."""
     if urbanist < 0:
         return None
     ur, uc = divmod(urbanist, SIZE)
     if variant == "lines":
         if BLOCKED_SLOTS[urbanist] >> slot & 1:
             side = slot // SIZE
-            what = f"column {uc + 1}" if side < 2 else f"row {ur + 1}"
-            return f"the urbanist blocks {what} (R5)"
+            return ("urbanist_column", {"line": uc + 1}) if side < 2 else ("urbanist_row", {"line": ur + 1})
         return None
     if DESIGNATED[slot][architect] == urbanist:
-        where = square_name(urbanist)
-        return f"the urbanist stands on {where} (variant: the urbanist blocks only its square)"
+        return "urbanist_square", {"square": square_name(urbanist)}
     return None

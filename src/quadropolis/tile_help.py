@@ -168,3 +168,102 @@ def _where(btype: BuildingType) -> str:
 
 def _article(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
+# --- the same explanations as values, for a client that says them in another language -----
+
+#: One sentence (or clause) of an explanation: a code and its values. Numbers are numbers,
+#: building types their JSON keys, a VP table a list of ``[count, VP]`` pairs.
+Part = tuple[str, dict[str, object]]
+
+
+@dataclass(frozen=True, slots=True)
+class TileHelpParts:
+    """:class:`TileHelp` as codes and values: each of ``what`` (and its §6 variant),
+    ``scores`` and ``where`` a list of :data:`Part`, in the order of the English text."""
+
+    what: tuple[Part, ...]
+    what_all_parks_absorb: tuple[Part, ...]
+    scores: tuple[Part, ...]
+    where: tuple[Part, ...]
+
+    def to_json(self) -> dict[str, list[list[object]]]:
+        sections = {"what": self.what, "what_all_parks_absorb": self.what_all_parks_absorb}
+        sections |= {"scores": self.scores, "where": self.where}
+        return {name: [[code, values] for code, values in parts] for name, parts in sections.items()}
+
+
+def tile_help_parts(kind: TileKind) -> TileHelpParts:
+    """The explanation of tile ``kind`` as codes and values (see :class:`TileHelpParts`):
+    the figures of :func:`tile_help`, read from the same tables."""
+    return TileHelpParts(
+        what=_what_parts(kind, all_parks_absorb=False),
+        what_all_parks_absorb=_what_parts(kind, all_parks_absorb=True),
+        scores=(_needs_part(kind.type), _scores_part(kind.type)),
+        where=_where_parts(kind.type),
+    )
+
+
+def _what_parts(kind: TileKind, all_parks_absorb: bool) -> tuple[Part, ...]:
+    name: dict[str, object] = {"label": kind_label(kind), "building": kind.type.key}
+    if kind.type is _B.PARK:
+        name["park"] = "tree" if kind.tree else "playground"
+    parts: list[Part] = [("name", name)]
+    if kind.type is _B.PARK:
+        parts.append(("park_every" if all_parks_absorb else "park_tree" if kind.tree else "playground", {}))
+    elif kind.inhabitants or kind.energy:
+        parts.append(("gives", {"inhabitants": kind.inhabitants, "energy": kind.energy}))
+    if kind.vp:
+        parts.append(("prints", {"vp": kind.vp}))
+    if kind.mayor:
+        parts.append(("mayor", {}))
+    if kind.type not in _IN_CLASSIC:
+        parts.append(("expert_only", {}))
+    return tuple(parts)
+
+
+def _needs_part(btype: BuildingType) -> Part:
+    energy, inhabitant = btype in USES_ENERGY, btype in USES_INHABITANT
+    if energy and inhabitant:
+        return "needs_both", {}
+    return ("needs_energy" if energy else "needs_inhabitant" if inhabitant else "needs_nothing"), {}
+
+
+def _table_values(vp: Sequence[int], first: int = 1, expert_only: bool = False) -> dict[str, object]:
+    """The pairs :func:`_table` writes: ``table``, and ``expert`` for the row only Expert reaches."""
+    top = len(vp) if expert_only else min(len(vp), _CLASSIC_TOP + 1)
+    values: dict[str, object] = {"table": [[n, vp[n]] for n in range(first, top)]}
+    if top < len(vp):
+        values["expert"] = [top, vp[top]]
+    return values
+
+
+def _scores_part(btype: BuildingType) -> Part:
+    code = f"scores_{btype.key}"
+    tables = {_B.TOWER_BLOCK: TOWER_VP, _B.SHOP: SHOP_VP, _B.PUBLIC_SERVICE: DISTRICT_VP, _B.PARK: PARK_VP}
+    if btype in tables:
+        return code, _table_values(tables[btype])
+    if btype is _B.HARBOR:
+        return code, _table_values(RUN_VP, first=2)
+    if btype is _B.OFFICE_TOWER:
+        alone, big = (_table_values(OFFICE_VP[n], expert_only=True)["table"] for n in (1, 5))
+        return code, {"alone": alone, "big": big}
+    pairs = FACTORY_PAIR_VP if btype is _B.FACTORY else MONUMENT_VP
+    return code, {"pairs": [[t.key, v] for t, v in pairs.items() if v]}
+
+
+def _where_parts(btype: BuildingType) -> tuple[Part, ...]:
+    classic, expert = GEOMETRY[Mode.CLASSIC], GEOMETRY[Mode.EXPERT]
+    in_classic = btype in _IN_CLASSIC
+    where: Part = ("where_lines", {}) if in_classic else ("where_numbers", {})
+    rulings = "R8, R16" if in_classic else "R16"
+    if btype not in expert.max_floors:
+        return where, ("never_stacked", {"rulings": rulings})
+    values: dict[str, object] = {
+        "building": btype.key,
+        "floors": expert.max_floors[btype],
+        "rulings": rulings,
+    }
+    if btype in classic.max_floors and classic.max_floors[btype] != expert.max_floors[btype]:
+        values |= {"floors": classic.max_floors[btype], "expert_floors": expert.max_floors[btype]}
+    return where, ("stacks", values)

@@ -55,8 +55,9 @@ def test_review_json_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     move = data["moves"][0]
     assert set(move) == {
         "index", "player", "move", "text", "best", "best_text", "win_before", "win_after",
-        "score_before", "score_after", "loss", "label", "forced",
+        "score_before", "score_after", "loss", "label", "forced", "facts", "best_facts",
     }  # fmt: skip
+    assert move["facts"]["kind"] == "take" and move["facts"]["architect"] == int(move["move"][0])
     assert [s["player"] for s in data["players_summary"]] == [0, 1]
     again = run(capsys, "review", str(_record_file(tmp_path, 6)), "--json", "--budget", "1500")[1]
     assert again == out  # reproducible

@@ -17,7 +17,7 @@ from server_helpers import Client, Server, bearer, create, error_of, hotseat, my
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from quadropolis import GameRecord, replay
+from quadropolis import ILLEGAL_MESSAGES, GameRecord, replay
 from quadropolis.bots import LEVELS
 
 # --- HTTP ---------------------------------------------------------------------------------
@@ -264,7 +264,11 @@ def test_every_websocket_error_is_typed(http: httpx.Client, server: Server) -> N
     error("not_your_turn", {"type": "move", "seat": 1, "version": 0, "move": "1T1"})
     error("stale", {"type": "move", "seat": 0, "version": 9, "move": "1T1"})
     reply = error("illegal_move", {"type": "move", "seat": 0, "version": 0, "move": "9Z9"})
-    assert "not a move" in reply["message"]
+    assert "not a move" in reply["message"] and reply["reason"] is None
+    # A move that parses but breaks a rule: the engine's code and values come with the sentence.
+    reply = error("illegal_move", {"type": "move", "seat": 0, "version": 0, "move": "r1c1"})
+    assert reply["reason"] == "must_take" and reply["params"] == {"player": 0}
+    assert reply["message"] == ILLEGAL_MESSAGES["must_take"].format(player=0)
     error("undo_refused", {"type": "undo", "seat": 0, "version": 0})
     c.close()
     waiting = create(http, players=2)

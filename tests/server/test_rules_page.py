@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 from server_helpers import bearer, hotseat, play_http
 
+from quadropolis import ILLEGAL_MESSAGES
 from quadropolis.buildings import BuildingType
 from quadropolis.server.app import create_app
 from quadropolis.server.manifest import WORDS_MODULE, client_words
@@ -112,6 +113,7 @@ def test_the_log_and_the_refusals_speak_the_players_words(http: httpx.Client) ->
     )
     assert reply.status_code == 422 and reply.json()["code"] == "illegal_move"
     assert not IDENTIFIER.search(reply.json()["message"])
+    assert reply.json()["reason"] in ILLEGAL_MESSAGES and reply.json()["params"] == {"player": seat}
 
 
 def test_the_client_names_buildings_from_the_core_table() -> None:

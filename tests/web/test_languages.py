@@ -64,7 +64,7 @@ def test_french_then_german_lobby_and_table(server: Server, browser: Any) -> Non
     shot(page, "table-de")
     choose(page, "fr")
     assert "Manche 1/4" in page.locator(".standings").inner_text()
-    assert page.get_by_text("Vos architectes").is_visible()
+    assert page.get_by_text("Vos architectes", exact=True).is_visible()
     shot(page, "table-fr")
     no_script_errors(page)
 

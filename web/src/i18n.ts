@@ -4,12 +4,9 @@
 // the whole need is these few lines, keys are checked by TypeScript against en.json, and the
 // client stays free of a runtime dependency and of a Preact context to thread through components
 // (a language change re-renders the tree from App, whose components are not memoised).
-import de from "./locales/de.json";
+// English is bundled (the fallback of every lookup); each other catalogue is a chunk of its
+// own, fetched when its language is first chosen, so a visitor downloads only their language.
 import en from "./locales/en.json";
-import fr from "./locales/fr.json";
-import hu from "./locales/hu.json";
-import pt from "./locales/pt.json";
-import ru from "./locales/ru.json";
 
 export type Key = keyof typeof en;
 export type Message = string | Partial<Record<Intl.LDMLPluralRule, string>>;
@@ -19,7 +16,28 @@ export type Params = Record<string, string | number>;
 /** Each language in its own words, in the switcher's order. */
 export const LANGUAGES = { en: "English", fr: "Français", de: "Deutsch", pt: "Português", hu: "Magyar", ru: "Русский" } as const;
 export type Lang = keyof typeof LANGUAGES;
-export const CATALOGUES: Record<Lang, Catalogue> = { en, fr, de, pt, hu, ru };
+type Loaded = Promise<{ default: Catalogue }>;
+
+/** Each non-English catalogue's chunk (Vite splits every dynamic import into its own file). */
+const LOADERS: Record<Exclude<Lang, "en">, () => Loaded> = {
+  fr: () => import("./locales/fr.json"),
+  de: () => import("./locales/de.json"),
+  pt: () => import("./locales/pt.json"),
+  hu: () => import("./locales/hu.json"),
+  ru: () => import("./locales/ru.json"),
+};
+
+/** The catalogues loaded so far (English always). */
+const catalogues: Partial<Record<Lang, Catalogue>> = { en };
+
+/** The catalogue of `lang`, fetched on first use (rejects if its chunk cannot be loaded). */
+export async function loadCatalogue(lang: Lang): Promise<Catalogue> {
+  const have = catalogues[lang];
+  if (have) return have;
+  const loaded = (await LOADERS[lang as Exclude<Lang, "en">]()).default;
+  catalogues[lang] = loaded;
+  return loaded;
+}
 
 const STORAGE_KEY = "quadropolis.language";
 const isLang = (l: string): l is Lang => Object.hasOwn(LANGUAGES, l);
@@ -47,22 +65,33 @@ function initial(): Lang {
   return typeof navigator === "undefined" ? "en" : pickLanguage(navigator.languages ?? [navigator.language]);
 }
 
-let current: Lang = initial();
+let current: Lang = "en";
 const listeners = new Set<(l: Lang) => void>();
 
 export const language = (): Lang => current;
 
-/** Switches the interface to `lang`, remembers it in this browser and tells the subscribers. */
-export function setLanguage(lang: Lang): void {
+/** Loads `lang`'s catalogue, then makes it the interface's and tells the subscribers. */
+async function switchTo(lang: Lang): Promise<void> {
+  await loadCatalogue(lang);
   current = lang;
+  if (typeof document !== "undefined") document.documentElement.lang = lang;
+  for (const l of listeners) l(lang);
+}
+
+/** Switches the interface to `lang` once its catalogue is loaded, and remembers it in this
+ * browser. Rejects (the language unchanged) if the catalogue cannot be fetched. */
+export async function setLanguage(lang: Lang): Promise<void> {
+  await switchTo(lang);
   try {
     localStorage.setItem(STORAGE_KEY, lang);
   } catch {
     // not remembered, still switched
   }
-  if (typeof document !== "undefined") document.documentElement.lang = lang;
-  for (const l of listeners) l(lang);
 }
+
+/** Settles when the remembered or the browser's language is loaded (English if it cannot be):
+ * the app renders after it, so a French visitor never sees the English interface first. */
+export const languageReady: Promise<void> = switchTo(initial()).catch(() => undefined);
 
 export function onLanguage(listener: (l: Lang) => void): () => void {
   listeners.add(listener);
@@ -82,13 +111,13 @@ export function format(lang: Lang, message: Message, params: Params = {}): strin
 
 /** The text of `key` in the current language (English where a catalogue lacks it). */
 export function t(key: Key, params?: Params): string {
-  const message = CATALOGUES[current][key] ?? CATALOGUES.en[key]!;
+  const message = catalogues[current]?.[key] ?? en[key];
   return format(current, message, params);
 }
 
 /** The text of `key` if it is a key (a server's error code, say), else null. */
 export function tOptional(key: string, params?: Params): string | null {
-  return Object.hasOwn(CATALOGUES.en, key) ? t(key as Key, params) : null;
+  return Object.hasOwn(en, key) ? t(key as Key, params) : null;
 }
 
 /** A record whose values are read from the catalogue (`prefix` + key) each time, so they follow the language. */
@@ -98,13 +127,34 @@ export function liveRecord<K extends string>(keys: readonly K[], prefix: string)
   return record;
 }
 
+/** The engine's reason for refusing a move and its values (a server's `illegal_move` reply). */
+export interface Refusal {
+  reason?: string | null;
+  params?: Params | null;
+}
+
 /**
  * A server error reply in players' words. In English, the server's own message (it may carry
  * details, counts or a ruling); in another language, the words for its `code`, else the
- * server's message. The engine's illegal-move reasons carry no parameters on the wire, so they
- * stay in English (README, "Languages").
+ * server's message. An illegal move is said from the engine's `reason` code and its values
+ * (`illegal.*` keys, rulings kept as "(R8)" for RuleText to link), building types and the
+ * mode in the language's words.
  */
-export function errorText(code: string, message: string): string {
-  if (current === "en" || code === "illegal_move") return message;
+export function errorText(code: string, message: string, refusal?: Refusal): string {
+  if (current === "en") return message;
+  if (code === "illegal_move") {
+    return refusal?.reason ? (tOptional(`illegal.${refusal.reason}`, inWords(refusal.params ?? {})) ?? message) : message;
+  }
   return tOptional(`error.${code}`) ?? message;
+}
+
+/** A refusal's values with building type keys and the mode in the current language's words. */
+function inWords(params: Params): Params {
+  const out: Params = { ...params };
+  for (const name of ["building", "below"]) {
+    const v = params[name];
+    if (v !== undefined) out[name] = tOptional(`type.${v}`) ?? String(v);
+  }
+  if (params.mode !== undefined) out.mode = tOptional(`mode.${params.mode}`) ?? String(params.mode);
+  return out;
 }

@@ -2,9 +2,9 @@
 // (GET /api/tiles). The codes are those of docs/tiles.md; the explanations are the core's
 // (the manifest's "name" and "help"); building and category names are the rulebook's in the
 // current language (locales/*.json; English equal to the core's, words.gen.ts: a test checks).
-import { liveRecord } from "./i18n";
+import { liveRecord, t } from "./i18n";
 import type { Building, BuildingType, TileInfo, Variants } from "./types";
-import { PARK_NAMES } from "./words.gen";
+import { helpLines } from "./tileWords";
 
 /** Each type's name in the rulebook of the current language (locales/*.json, keys type.*). */
 export const TYPE_NAMES: Record<BuildingType, string> = liveRecord(
@@ -85,12 +85,17 @@ export function tileFacts(tile: TileInfo, variants?: Variants): TileFacts {
     tree: b.variant === "tree",
     playground: b.variant === "playground",
     name: tile.name,
-    help: tileHelp(tile, variants),
+    // Read when shown, so that it follows the language.
+    get help() {
+      return tileHelp(tile, variants);
+    },
   };
 }
 
 /** The tooltip of a tile: what it is (under the game's variants), scores, where it may go. */
 export function tileHelp(tile: TileInfo, variants?: Variants): string {
+  const translated = helpLines(tile.help_parts, Boolean(variants?.all_parks_absorb));
+  if (translated) return translated.join("\n");
   const h = tile.help;
   const what = variants?.all_parks_absorb && h.what_all_parks_absorb ? h.what_all_parks_absorb : h.what;
   return [what, h.scores, h.where].join("\n");
@@ -100,34 +105,31 @@ export function tileHelp(tile: TileInfo, variants?: Variants): string {
  * manifest's first tile of that type and kind of park; without a manifest, what it is). */
 export function buildingHelp(b: Building, tiles: TileInfo[] | null): string {
   const like = tiles?.find((t) => t.building.type === b.type && (b.type !== "park" || t.building.variant === b.variant));
-  return like ? `${describeBuilding(b)}\n${like.help.scores}` : describeBuilding(b);
+  return like ? `${describeBuilding(b)}\n${tileHelp(like).split("\n")[1] ?? ""}` : describeBuilding(b);
 }
 
 export function buildingName(b: Building): string {
-  if (b.type === "park") return b.variant === "playground" ? PARK_NAMES.playground : PARK_NAMES.tree;
+  if (b.type === "park") return t(b.variant === "playground" ? "desc.park.playground" : "desc.park.tree");
   return TYPE_NAMES[b.type];
 }
 
-/** "tower block, 2 floors, +1 VP" */
+/** "tower block, 2 floors, 1 VP printed" in the current language. */
 export function describeBuilding(b: Building): string {
   const parts = [buildingName(b)];
-  if (b.floors && b.floors > 1) parts.push(`${b.floors} floors`);
-  if (b.vp) parts.push(`${b.vp} VP printed`);
+  if (b.floors && b.floors > 1) parts.push(t("desc.floors", { count: b.floors }));
+  if (b.vp) parts.push(t("desc.vp", { vp: b.vp }));
   return parts.join(", ");
 }
 
-/** "T2 tower block: gives 2 inhabitants" */
+/** "tower block, gives 2 inhabitants" in the current language. */
 export function describeTile(f: TileFacts): string {
-  const name = f.name;
-  const gives: string[] = [];
-  if (f.inhabitants) gives.push(`${f.inhabitants} inhabitant${f.inhabitants > 1 ? "s" : ""}`);
-  if (f.energy) gives.push(`${f.energy} energy`);
-  let text = name;
-  if (gives.length) text += `, gives ${gives.join(" and ")}`;
-  if (f.vp) text += `, ${f.vp} VP printed`;
-  if (f.mayor) text += ", mayor symbol";
-  if (f.tree) text += ", absorbs 1 pollution";
-  return text;
+  const parts = [f.type === "park" ? t(f.playground ? "desc.park.playground" : "desc.park.tree") : TYPE_NAMES[f.type]];
+  if (f.inhabitants) parts.push(t("desc.inhabitants", { count: f.inhabitants }));
+  if (f.energy) parts.push(t("desc.energy", { count: f.energy }));
+  if (f.vp) parts.push(t("desc.vp", { vp: f.vp }));
+  if (f.mayor) parts.push(t("desc.mayor"));
+  if (f.tree) parts.push(t("desc.absorbs"));
+  return parts.join(", ");
 }
 
 export type TileIndex = Map<number, TileFacts>;

@@ -1,5 +1,6 @@
 // The server's protocol (docs/protocol.md), as TypeScript types. Fields marked "requested"
 // are not served yet: the client shows them when present and degrades without them.
+import type { MoveFacts } from "./moveWords";
 
 export type Mode = "classic" | "expert";
 /**
@@ -110,6 +111,8 @@ export interface LastAction {
   kind: "move" | "undo";
   move: string | null;
   text: string;
+  /** What the action did as values, for words in the player's language (moveWords.ts). */
+  facts?: MoveFacts | null;
   by: "player" | "bot" | "takeover";
   undone: boolean;
 }
@@ -194,6 +197,19 @@ export interface TileInfo {
   /** The tile in the players' words: "tower block", "tree park", "playground". */
   name: string;
   help: TileHelp;
+  /** The same explanation as codes and values (quadropolis.tile_help.tile_help_parts), which
+   * the client says in languages other than English (tileWords.ts). */
+  help_parts?: TileHelpParts;
+}
+
+/** One clause of a tile's explanation: a code and its values. */
+export type HelpPart = [string, Record<string, unknown>];
+
+export interface TileHelpParts {
+  what: HelpPart[];
+  what_all_parks_absorb: HelpPart[];
+  scores: HelpPart[];
+  where: HelpPart[];
 }
 
 export interface GameListEntry {
@@ -241,6 +257,7 @@ export interface MovesSoFar {
 export interface Candidate {
   move: string;
   text: string;
+  facts?: MoveFacts;
   visits: number;
   win_chance: number;
   expected_score: number;
@@ -270,6 +287,9 @@ export interface ServerError {
   code: string;
   message: string;
   id?: string;
+  /** An illegal move's reason code (quadropolis.rules.ILLEGAL_MESSAGES) and its values. */
+  reason?: string | null;
+  params?: Record<string, string | number> | null;
 }
 
 export interface Accepted {
@@ -306,6 +326,9 @@ export interface MoveReview {
   loss: number;
   label: "good" | "inaccuracy" | "mistake" | "blunder";
   forced: boolean;
+  /** The move played and the best move as values (absent in reviews made before them). */
+  facts?: MoveFacts;
+  best_facts?: MoveFacts;
 }
 
 /** A post-game review (`quadropolis-review/1`, docs/protocol.md). */

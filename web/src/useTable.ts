@@ -66,7 +66,7 @@ export function useTableActions(view: View, socket: GameSocket | null, acting: n
       const reply = await socket.move(acting, move);
       setBusy(false);
       if (reply.type === "error") {
-        say("error", reply.code === "illegal_move" ? tr("table.notAllowed", { reason: reply.message }) : errorText(reply.code, reply.message));
+        say("error", reply.code === "illegal_move" ? tr("table.notAllowed", { reason: errorText(reply.code, reply.message, reply) }) : errorText(reply.code, reply.message));
       } else {
         setNotice(null);
         onPlayed();

@@ -22,8 +22,8 @@ describe("the daily challenge in the client", () => {
     expect(parseRoute("?daily=../api", "")).toEqual({ page: "daily", day: null });
   });
 
-  it("writes the result to share: the leaderboard's place when ranked, the table's otherwise", () => {
-    setLanguage("en");
+  it("writes the result to share: the leaderboard's place when ranked, the table's otherwise", async () => {
+    await setLanguage("en");
     expect(shareText(DAILY, 74, 1, 3, false)).toBe("Quadropolis daily 2026-11-26 — 1st of 3 at the table, 74 VP");
     expect(shareText(DAILY, 74, 2, 17, true)).toBe("Quadropolis daily 2026-11-26 — #2 of 17, 74 VP");
   });

@@ -13,12 +13,12 @@ value each city by its exact score there, crediting resources held (see
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..moves import Move
 from ..phases import PLACE
-from ..rules import describe_move, legal_moves
+from ..rules import describe_move, legal_moves, move_facts
 from ..state import GameState
 from .mcts import MCTSBot, search
 
@@ -33,11 +33,14 @@ class Candidate:
     visits: int
     win_chance: float
     expected_score: float
+    #: What the move does, as values (:func:`quadropolis.rules.move_facts`).
+    facts: dict[str, str | int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return {
             "move": str(self.move),
             "text": self.text,
+            "facts": self.facts,
             "visits": self.visits,
             "win_chance": round(self.win_chance, 4),
             "expected_score": round(self.expected_score, 2),
@@ -88,7 +91,7 @@ def analyse(observation: GameState, bot: MCTSBot, seed: int, top: int = 5) -> An
         n, wins, value = stats[key]
         move = Move.parse(key)
         text = describe_move(observation, move).partition(": ")[2]
-        candidates.append(Candidate(move, text, int(n), wins / n, value / n))
+        candidates.append(Candidate(move, text, int(n), wins / n, value / n, move_facts(observation, move)))
     return Analysis(observation.current_player, bot.name, iterations, tuple(candidates))
 
 

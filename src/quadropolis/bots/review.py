@@ -42,7 +42,7 @@ from ..moves import Build, Move, Take
 from ..outcome import outcome
 from ..phases import PLACE
 from ..record import GameRecord
-from ..rules import apply_unchecked, legal_moves, new_game
+from ..rules import apply_unchecked, legal_moves, move_facts, new_game
 from ..site import DESIGNATED
 from ..state import GameState
 from ..tiles import TILES
@@ -143,6 +143,9 @@ class MoveReview:
     loss: float
     label: str
     forced: bool
+    #: What the move played and the best move do, as values (:func:`quadropolis.rules.move_facts`).
+    facts: dict[str, str | int]
+    best_facts: dict[str, str | int]
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -273,6 +276,8 @@ def _review_move(
         loss=loss,
         label=label_of(loss),
         forced=found.forced,
+        facts=move_facts(state, move),
+        best_facts=move_facts(state, Move.parse(best)),
     )
 
 

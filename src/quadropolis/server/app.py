@@ -162,7 +162,7 @@ class BodyLimit:
 
 
 async def _send_error(send: Send, error: ServerError) -> None:
-    body = ErrorBody(code=error.code, message=str(error)).model_dump_json().encode()
+    body = ErrorBody.of(error).model_dump_json(exclude_none=True).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": error.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
@@ -262,7 +262,7 @@ def _error_handlers(app: FastAPI) -> None:
     def reply(error: ServerError) -> JSONResponse:
         wait = error.retry_after if isinstance(error, RateLimited) else None
         return JSONResponse(
-            ErrorBody(code=error.code, message=str(error)).model_dump(),
+            ErrorBody.of(error).model_dump(exclude_none=True),
             status_code=error.status,
             headers=None if wait is None else {"Retry-After": str(wait)},
         )
@@ -282,7 +282,8 @@ def _error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         code = {404: "not_found", 405: "bad_message"}.get(exc.status_code, "bad_message")
         return JSONResponse(
-            ErrorBody(code=code, message=str(exc.detail)).model_dump(), status_code=exc.status_code
+            ErrorBody(code=code, message=str(exc.detail)).model_dump(exclude_none=True),
+            status_code=exc.status_code,
         )
 
     async def on_fault(_request: Request, exc: Exception) -> JSONResponse:

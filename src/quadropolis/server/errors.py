@@ -115,10 +115,19 @@ class Stale(ServerError):
 
 
 class IllegalMove(ServerError):
-    """A move the rules forbid; the message is the engine's reason."""
+    """A move the rules forbid; the message is the engine's reason. ``reason`` and ``params``
+    are the engine's code for it and its values (:class:`quadropolis.rules.Refusal`), absent
+    (``None``) for text that is not a move at all."""
 
     code = "illegal_move"
     status = 422
+
+    def __init__(
+        self, message: str, reason: str | None = None, params: dict[str, str | int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 class BadRecord(ServerError):

@@ -22,7 +22,7 @@ from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import Outcome, outcome
 from ..record import GameRecord, result_json, seat_label
-from ..rules import apply_unchecked, describe_move, explain_illegal, new_game
+from ..rules import apply_unchecked, describe_move, explain_illegal, illegal_reason, move_facts, new_game
 from ..state import GameState
 from ..undo import check_undo
 from .data import ENDED, OVER, PLAYING, ActionData, GameData, SeatData
@@ -70,6 +70,9 @@ class LiveGame:
     steps: list[Step] = field(default_factory=list)
     #: What each logged action did, in words, by version (undone moves keep theirs).
     texts: dict[int, str] = field(default_factory=dict)
+    #: The same as values for a client's own words (:func:`quadropolis.rules.move_facts`; an
+    #: undo: ``{"kind": "undo", "count": moves taken back}``), by version.
+    facts: dict[int, dict[str, str | int]] = field(default_factory=dict)
     state: GameState = field(init=False)
     result: Outcome | None = None
     finished_at: float | None = None
@@ -215,9 +218,9 @@ class LiveGame:
             move = Move.parse(text)
         except QuadropolisError as e:
             raise IllegalMove(str(e)) from None
-        reason = explain_illegal(self.state, move)
-        if reason is not None:
-            raise IllegalMove(reason)
+        refusal = illegal_reason(self.state, move)
+        if refusal is not None:
+            raise IllegalMove(refusal.message, refusal.reason, refusal.params)
         return move
 
     def check_undo(self, seat: int) -> int:
@@ -265,6 +268,7 @@ class LiveGame:
         apply_unchecked(after, move)
         self.steps.append(Step(action.seat, move, action.version, text))
         self.texts[action.version] = text
+        self.facts[action.version] = move_facts(before, move)
         self.state = after
 
     def _record_undo(self, action: ActionData, check: bool) -> None:
@@ -276,6 +280,7 @@ class LiveGame:
         start = len(self.steps) - (action.undone or 0)
         undone = ", ".join(str(s.move) for s in self.steps[start:])
         self.texts[action.version] = f"takes back {undone}"
+        self.facts[action.version] = {"kind": "undo", "count": len(self.steps) - start}
         del self.steps[start:]
         self.state = self._replayed()
 

@@ -262,7 +262,7 @@ class Hub:
         try:
             game = await self.service.game(game_id)
         except ServerError as e:
-            conn.send(ErrorReply(code=e.code, message=str(e)))
+            conn.send(ErrorReply.of(e))
             await self._close_after_send(conn, CLOSE_NOT_FOUND if isinstance(e, NotFound) else 1011)
             return
         self.service.opened(game_id)
@@ -390,7 +390,7 @@ class Hub:
             ident = getattr(message, "id", None)
             await self._handlers[type(message)](conn, message)
         except ServerError as e:
-            conn.send(ErrorReply(code=e.code, message=str(e), id=ident))
+            conn.send(ErrorReply.of(e, ident))
         except Exception:
             log.exception("handling a message of game %s", conn.game_id)
             conn.send(ErrorReply(code=InternalError.code, message="internal error", id=ident))

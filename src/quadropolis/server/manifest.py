@@ -3,7 +3,8 @@
 * :data:`TILE_TABLE` is ``GET /api/tiles``: every tile id with its round, modes, player
   threshold and building, its name in the players' words and its explanation (what it is,
   what it scores, where it may go: :func:`quadropolis.tile_help.tile_help`), which the client
-  shows as the tile's tooltip.
+  shows as the tile's tooltip; ``help_parts`` is the same as codes and values
+  (:func:`quadropolis.tile_help.tile_help_parts`), which the client says in its other languages.
 * :func:`client_words` is the TypeScript module ``web/src/words.gen.ts``: the core's name
   tables (:data:`quadropolis.buildings.BUILDING_NAMES`, the score sheet's
   :data:`quadropolis.scoring.CATEGORY_NAMES`) for the client, which names buildings before
@@ -19,7 +20,7 @@ from ..buildings import BUILDING_NAMES, KINDS, BuildingType
 from ..render import tile_label
 from ..scoring import CATEGORY_NAMES
 from ..state import TILE_BUILDING
-from ..tile_help import tile_help
+from ..tile_help import tile_help, tile_help_parts
 from ..tiles import TILES
 
 #: Where the generated module lives, relative to the repository.
@@ -35,6 +36,8 @@ def _help(kind_code: str) -> dict[str, str]:
 
 
 _HELP: Final = {t.code: _help(t.code) for t in TILES}
+#: The same explanations as codes and values, for the client's other languages.
+_HELP_PARTS: Final = {t.code: tile_help_parts(t.kind).to_json() for t in TILES}
 
 #: ``GET /api/tiles``: the tile manifest.
 TILE_TABLE: Final[list[dict[str, Any]]] = [
@@ -50,6 +53,7 @@ TILE_TABLE: Final[list[dict[str, Any]]] = [
         "building": TILE_BUILDING[t.id].to_json(),
         "name": t.kind.words,
         "help": _HELP[t.code],
+        "help_parts": _HELP_PARTS[t.code],
     }
     for t in TILES
 ]

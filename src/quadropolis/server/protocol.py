@@ -25,7 +25,7 @@ from pydantic import (
 )
 
 from ..bots import LEVELS
-from .errors import BadMessage, TooLarge
+from .errors import BadMessage, IllegalMove, ServerError, TooLarge
 from .settings import MAX_MESSAGE_BYTES
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -225,12 +225,22 @@ class Accepted(Message):
 
 
 class ErrorReply(Message):
-    """A refused message or request: ``code`` is one of docs/protocol.md's error codes."""
+    """A refused message or request: ``code`` is one of docs/protocol.md's error codes. An
+    ``illegal_move`` also carries the engine's ``reason`` code and its ``params``, so that a
+    client can say it in its player's language."""
 
     type: Literal["error"] = "error"
     code: str
     message: str
     id: str | None = None
+    reason: str | None = None
+    params: dict[str, str | int] | None = None
+
+    @classmethod
+    def of(cls, error: ServerError, id: str | None = None) -> ErrorReply:
+        """The reply refusing with ``error``."""
+        reason, params = _refusal(error)
+        return cls(code=error.code, message=str(error), id=id, reason=reason, params=params)
 
 
 class Pong(Message):
@@ -419,9 +429,27 @@ class ActionDone(Body):
 
 
 class ErrorBody(Body):
+    """An HTTP error: as :class:`ErrorReply`, ``reason`` and ``params`` only for an
+    ``illegal_move`` (serialised without the fields that are ``None``)."""
+
     type: Literal["error"] = "error"
     code: str
     message: str
+    reason: str | None = None
+    params: dict[str, str | int] | None = None
+
+    @classmethod
+    def of(cls, error: ServerError) -> ErrorBody:
+        """The body refusing with ``error``."""
+        reason, params = _refusal(error)
+        return cls(code=error.code, message=str(error), reason=reason, params=params)
+
+
+def _refusal(error: ServerError) -> tuple[str | None, dict[str, str | int] | None]:
+    """The engine's reason code and values of an illegal move, else nothing."""
+    if isinstance(error, IllegalMove):
+        return error.reason, error.params
+    return None, None
 
 
 class SeatSummary(Body):

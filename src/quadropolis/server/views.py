@@ -252,6 +252,7 @@ def _last_actions(game: LiveGame) -> list[dict[str, Any]]:
             "kind": a.kind,
             "move": a.move,
             "text": game.texts.get(a.version, ""),
+            "facts": game.facts.get(a.version),
             "by": a.actor,
             "undone": a.kind == "move" and a.version not in in_effect,
         }

@@ -71,12 +71,10 @@ function PendingBuilding({ view, tiles, table, toMoveName }: { view: View; tiles
             <>
               <b>{t("table.buildIt")}</b>
               {t("table.buildHelp", { architect: pending?.architect ?? "" })}
-              {table.builds.size === 0 && " No square can take it: discard it."}
+              {table.builds.size === 0 && t("panel.noSquare")}
             </>
           ) : (
-            <>
-              {toMoveName} took {pendingTile ? `${pendingTile.label} (${describeTile(pendingTile)})` : "a building"} and is placing it.
-            </>
+            <>{t("panel.placing", { name: toMoveName, tile: pendingTile ? `${pendingTile.label} (${describeTile(pendingTile)})` : t("panel.aBuilding") })}</>
           )}
         </p>
         {myBuild && (

@@ -2,32 +2,32 @@
 // candidate moves with their win chance and expected final score. The same candidates are
 // drawn on the board as numbered badges.
 import type { AnalysisState } from "../hint";
+import { t, tOptional } from "../i18n";
+import { moveText } from "../moveWords";
 import { seatName } from "../seats";
 import type { AnalysisReply, Candidate, View } from "../types";
 import { LightbulbIcon } from "./Icons";
-
-/** The engine's words, with its snake_case type names spelled out and arrows drawn. */
-export function words(text: string): string {
-  return text.replace(/_/g, " ").replace(/ -> /g, " → ");
-}
 
 function pct(x: number): string {
   return `${Math.round(x * 100)}%`;
 }
 
+/** A candidate move in the current language, the tile as the site shows it. */
+export const candidateText = (c: Candidate): string => moveText(c.facts, c.text);
+
+/** A bot level in the current language ("hard" → "difficile"). */
+const levelWord = (level: string): string => tOptional(`level.${level}`) ?? level;
+
 export function why(reply: AnalysisReply): string {
   const [a, b] = reply.candidates;
   if (!a) return "";
   const total = reply.candidates.reduce((n, c) => n + c.visits, 0);
-  let text = `Out of ${total} simulated games from here, the ${reply.bot} bot explored “${words(a.text)}” most (${a.visits} games): it won ${pct(a.win_chance)} of them, scoring ${a.expected_score.toFixed(1)} VP on average.`;
+  const best = { total, bot: levelWord(reply.bot), move: candidateText(a), visits: a.visits, percent: pct(a.win_chance), score: a.expected_score.toFixed(1) };
+  let text = t("hint.why", best);
   if (b) {
-    const dw = a.win_chance - b.win_chance;
-    const ds = a.expected_score - b.expected_score;
-    text += ` The next best, “${words(b.text)}”, `;
-    text +=
-      Math.abs(dw) < 0.02 && Math.abs(ds) < 0.5
-        ? "is about as good."
-        : `wins ${dw >= 0 ? "less" : "more"} often (${pct(b.win_chance)}) and scores ${ds >= 0 ? `${ds.toFixed(1)} VP less` : `${(-ds).toFixed(1)} VP more`}.`;
+    const same = Math.abs(a.win_chance - b.win_chance) < 0.02 && Math.abs(a.expected_score - b.expected_score) < 0.5;
+    const next = { move: candidateText(b), percent: pct(b.win_chance), score: b.expected_score.toFixed(1) };
+    text += " " + (same ? t("hint.nextSame", { move: next.move }) : t("hint.next", next));
   }
   return text;
 }
@@ -47,18 +47,19 @@ export function AnalysisPanel({
 }) {
   if (state.status === "idle" || state.status === "unavailable") return null;
   return (
-    <section class="panel analysis" aria-label="Hint: what the hard bot would play" aria-live="polite" aria-busy={state.status === "loading"}>
+    <section class="panel analysis" aria-label={t("hint.label")} aria-live="polite" aria-busy={state.status === "loading"}>
       <header class="panel-head">
         <h2 class="panel-title">
-          <LightbulbIcon class="inline-icon" /> Hint
+          <LightbulbIcon class="inline-icon" /> {t("hint.title")}
         </h2>
         <button type="button" class="btn btn-quiet btn-small" onClick={onClose}>
-          Close<span class="sr-only"> the hint</span>
+          {t("hint.close")}
+          <span class="sr-only"> {t("hint.closeWhat")}</span>
         </button>
       </header>
       {state.status === "loading" && (
         <p class="thinking">
-          <span class="spinner" aria-hidden="true" /> The hard bot is thinking about this position…
+          <span class="spinner" aria-hidden="true" /> {t("hint.thinking")}
         </p>
       )}
       {state.status === "error" && (
@@ -66,19 +67,17 @@ export function AnalysisPanel({
           {state.message}{" "}
           {onRetry && (
             <button type="button" class="btn btn-small" onClick={onRetry}>
-              Try again
+              {t("hint.retry")}
             </button>
           )}
         </p>
       )}
       {state.status === "ready" && (
         <>
-          <p class="analysis-for">
-            For <b>{seatName(view.seats[state.reply.seat], state.reply.seat)}</b>, after move {state.reply.at}:
-          </p>
+          <p class="analysis-for">{t("hint.for", { name: seatName(view.seats[state.reply.seat], state.reply.seat), at: state.reply.at })}</p>
           <ol class="candidates">
             {state.reply.candidates.map((c, i) => (
-              <CandidateRow key={c.move} candidate={c} rank={i + 1} best={c.move === state.reply.best} onPlay={onPlay} />
+              <CandidateRow key={c.move} candidate={c} rank={i + 1} best={c.move === state.reply.best} bot={state.reply.bot} onPlay={onPlay} />
             ))}
           </ol>
           <p class="why">{why(state.reply)}</p>
@@ -89,7 +88,7 @@ export function AnalysisPanel({
 }
 
 /** One candidate move: its rank badge, its words, its win chance and expected score. */
-function CandidateRow({ candidate: c, rank, best, onPlay }: { candidate: Candidate; rank: number; best: boolean; onPlay?: (move: string) => void }) {
+function CandidateRow({ candidate: c, rank, best, bot, onPlay }: { candidate: Candidate; rank: number; best: boolean; bot: string; onPlay?: (move: string) => void }) {
   return (
     <li class={best ? "best" : ""} data-move={c.move}>
       <span class={`hint-badge${best ? " hint-best" : ""}`} aria-hidden="true">
@@ -97,27 +96,24 @@ function CandidateRow({ candidate: c, rank, best, onPlay }: { candidate: Candida
       </span>
       <div class="cand-body">
         <div class="cand-text">
-          {best && <span class="best-tag">hard plays </span>}
-          {words(c.text)}
+          {best && <span class="best-tag">{t("hint.best", { bot: levelWord(bot) })} </span>}
+          {candidateText(c)}
         </div>
         <div class="cand-stats">
           <span class="bar" aria-hidden="true">
             <span class="bar-fill" style={{ width: pct(c.win_chance) }} />
           </span>
-          <span>
-            <b>{pct(c.win_chance)}</b> win
-          </span>
-          <span>
-            <b>{c.expected_score.toFixed(1)}</b> VP
-          </span>
-          <span class="muted" title="simulated games through this move">
+          <span>{t("hint.win", { percent: pct(c.win_chance) })}</span>
+          <span>{t("hint.vp", { score: c.expected_score.toFixed(1) })}</span>
+          <span class="muted" title={t("hint.visits")}>
             {c.visits}×
           </span>
         </div>
       </div>
       {onPlay && (
         <button type="button" class="btn btn-small" onClick={() => onPlay(c.move)}>
-          Play<span class="sr-only"> {c.move}</span>
+          {t("hint.play")}
+          <span class="sr-only"> {candidateText(c)}</span>
         </button>
       )}
     </li>

@@ -33,7 +33,7 @@ export function App() {
           <a href="/?replay=file" onClick={linkTo("/?replay=file")}>
             {t("app.replays")}
           </a>
-          <a href="/rules">Rules</a>
+          <a href="/rules">{t("app.rules")}</a>
           <Help />
           <LanguageSwitcher lang={lang} />
         </nav>

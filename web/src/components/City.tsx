@@ -131,19 +131,19 @@ function CityStats({ view, seat, toMove }: { view: View; seat: number; toMove: b
   const usedHere = Array.isArray(architects) ? (architects[seat] ?? []) : null;
   return (
     <div class="city-stats">
-      <span class="stat" title="inhabitants">
+      <span class="stat" title={t("city.inhabitants")}>
         <PersonIcon class="stat-icon inh" />
         <b>{player?.inhabitants ?? 0}</b>
-        <span class="sr-only">inhabitants</span>
+        <span class="sr-only">{t("city.inhabitants")}</span>
       </span>
-      <span class="stat" title="energy">
+      <span class="stat" title={t("city.energy")}>
         <EnergyIcon class="stat-icon nrg" />
         <b>{player?.energy ?? 0}</b>
-        <span class="sr-only">energy</span>
+        <span class="sr-only">{t("city.energy")}</span>
       </span>
       {usedHere && view.status === "playing" && (
-        <span class="stat arch-left" title="architects not yet used this round">
-          <span class="sr-only">architects left:</span>
+        <span class="stat arch-left" title={t("city.architectsLeftTitle")}>
+          <span class="sr-only">{t("city.architectsLeft")}</span>
           {[1, 2, 3, 4].map((n) => (
             <span key={n} class={`arch-chip${usedHere.includes(n) ? " used" : ""}`} aria-hidden={usedHere.includes(n) ? "true" : undefined}>
               {n}
@@ -246,24 +246,24 @@ function CellBody({ f, placed, mark, label }: { f: CellFacts; placed: Placed; ma
       )}
       {b && <BuildingFace building={b} />}
       {placement && b && !removed.has(sq) && (activated.has(sq) || b.type === "park" || b.type === "monument") && (
-        <span class="placed placed-on" aria-hidden="true" title="activated">
+        <span class="placed placed-on" aria-hidden="true" title={t("end.activated")}>
           <CheckIcon />
         </span>
       )}
       {placement && removed.has(sq) && (
-        <span class="placed placed-removed" aria-hidden="true" title="removed">
+        <span class="placed placed-removed" aria-hidden="true" title={t("city.removed")}>
           <CrossIcon />
         </span>
       )}
       {customers > 0 && (
-        <span class="placed-customers" aria-hidden="true" title={`${customers} customers`}>
+        <span class="placed-customers" aria-hidden="true" title={t("city.customers", { count: customers })}>
           {Array.from({ length: customers }, (_, i) => (
             <PersonIcon key={i} />
           ))}
         </span>
       )}
       {absorbing.has(sq) && (
-        <span class="placed placed-absorb" aria-hidden="true" title="absorbs 1 pollution">
+        <span class="placed placed-absorb" aria-hidden="true" title={t("city.absorbs")}>
           <LeafIcon />
         </span>
       )}

@@ -62,33 +62,33 @@ export function EndSummary({ view }: { view: View }) {
 
 export function PlacementLegend({ available }: { available: boolean }) {
   if (!available) {
-    return <p class="muted small">The final placement of inhabitants and energy is not shown by this server yet.</p>;
+    return <p class="muted small">{t("end.noPlacement")}</p>;
   }
   return (
-    <ul class="legend" aria-label="Legend of the final placement">
+    <ul class="legend" aria-label={t("end.legend")}>
       <li>
         <span class="placed placed-on legend-mark">
           <CheckIcon />
         </span>
-        activated
+        {t("end.activated")}
       </li>
       <li>
         <span class="legend-mark placed-customers">
           <PersonIcon />
         </span>
-        customers in a shop
+        {t("end.customers")}
       </li>
       <li>
         <span class="placed placed-absorb legend-mark">
           <LeafIcon />
         </span>
-        park absorbing pollution
+        {t("end.absorbing")}
       </li>
       <li>
         <span class="placed placed-removed legend-mark">
           <CrossIcon />
         </span>
-        removed (not activated)
+        {t("end.removed")}
       </li>
     </ul>
   );
@@ -140,7 +140,7 @@ export function EndScreen({
           {handle && hasChat(view) && <ChatPanel handle={handle} canWrite={(view.you ?? []).length > 0} />}
         </div>
         <div class="end-cities">
-          <h2>Final cities</h2>
+          <h2>{t("end.finalCities")}</h2>
           <PlacementLegend available={hasPlacement} />
           <div class="cities-grid">
             {seats.map((s) => (

@@ -17,7 +17,7 @@ export function LanguageSwitcher({ lang }: { lang: Lang }) {
   return (
     <label class="language">
       <span class="sr-only">{t("app.language")}</span>
-      <select value={lang} data-testid="language" title={t("app.language")} onChange={(e) => setLanguage((e.target as HTMLSelectElement).value as Lang)}>
+      <select value={lang} data-testid="language" title={t("app.language")} onChange={(e) => void setLanguage((e.target as HTMLSelectElement).value as Lang).catch(() => undefined)}>
         {(Object.keys(LANGUAGES) as Lang[]).map((l) => (
           <option key={l} value={l} lang={l}>
             {LANGUAGES[l]}

@@ -1,10 +1,15 @@
 import { t } from "../i18n";
+import { moveText } from "../moveWords";
 import { seatName } from "../seats";
 import type { LastAction, Seat } from "../types";
-import { words } from "./Analysis";
 import { SeatMark } from "./SeatMark";
 
-const BY: Record<string, string> = { bot: "bot", takeover: "bot standing in" };
+/** Who acted for the seat, when not its player. */
+function byWhom(by: LastAction["by"]): string | null {
+  if (by === "bot") return t("log.byBot");
+  if (by === "takeover") return t("log.byTakeover");
+  return null;
+}
 
 /** The last actions, newest first, in words. */
 export function ActionLog({ actions, seats, title = t("log.title") }: { actions: LastAction[]; seats: Seat[]; title?: string }) {
@@ -23,9 +28,9 @@ export function ActionLog({ actions, seats, title = t("log.title") }: { actions:
               <SeatMark seat={a.seat} size={16} />
               <span class="log-text">
                 <b>{seatName(seats[a.seat], a.seat)}</b>{" "}
-                {a.kind === "undo" ? words(a.text) || "takes back their last action" : words(a.text) || a.move}
-                {BY[a.by] && <span class="log-by"> ({BY[a.by]})</span>}
-                {a.undone && <span class="log-by"> — taken back</span>}
+                {actionText(a)}
+                {byWhom(a.by) && <span class="log-by"> ({byWhom(a.by)})</span>}
+                {a.undone && <span class="log-by"> — {t("log.undone")}</span>}
               </span>
             </li>
           ))}
@@ -33,4 +38,11 @@ export function ActionLog({ actions, seats, title = t("log.title") }: { actions:
       )}
     </section>
   );
+}
+
+/** What an action did in the current language (the server's sentence for older entries). */
+export function actionText(a: LastAction): string {
+  if (a.facts) return moveText(a.facts, a.text);
+  if (a.kind === "undo") return moveText({ kind: "undo", count: 1 }, "");
+  return moveText(null, a.text) || (a.move ?? "");
 }

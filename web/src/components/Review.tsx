@@ -3,16 +3,14 @@
 // jump there), the move shown with its label and the best move found, accuracy per player,
 // the worst moves and every move with its label badge.
 import "../review.css";
+import { liveRecord, t } from "../i18n";
+import { moveText } from "../moveWords";
 import { SEAT_COLOURS } from "../seats";
 import type { MoveReview, Review } from "../types";
 import { useReview, winSeries, type ReviewModel } from "../useReview";
 
-export const LABEL_WORDS: Readonly<Record<MoveReview["label"], string>> = {
-  good: "Good",
-  inaccuracy: "Inaccuracy",
-  mistake: "Mistake",
-  blunder: "Blunder",
-};
+/** Each label in the current language (keys review.label.*). */
+export const LABEL_WORDS: Readonly<Record<MoveReview["label"], string>> = liveRecord(["good", "inaccuracy", "mistake", "blunder"], "review.label.");
 const LABEL_MARKS: Readonly<Record<MoveReview["label"], string>> = { good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 interface ReviewProps {
@@ -28,7 +26,7 @@ export function ReviewPanel({ game, recordText, names, at, go }: ReviewProps) {
   const autoStart = new URLSearchParams(window.location.search).get("review") === "1";
   const model = useReview(game, game === null ? recordText : null, autoStart);
   return (
-    <section class="panel review-panel" aria-label="Post-game review" data-testid="review-panel">
+    <section class="panel review-panel" aria-label={t("review.panel")} data-testid="review-panel">
       <ReviewBody model={model} names={names} at={at} go={go} />
     </section>
   );
@@ -40,9 +38,9 @@ function ReviewBody({ model, names, at, go }: { model: ReviewModel; names: strin
     return (
       <div class="review-start">
         <button type="button" class="btn btn-primary" onClick={model.start} data-testid="review-start">
-          Review the game
+          {t("review.start")}
         </button>
-        <span class="muted">A strong search looks at every move: win chances, mistakes, the best moves and each player's accuracy.</span>
+        <span class="muted">{t("review.lead")}</span>
         {state.status === "error" && (
           <p class="notice notice-error" role="alert">
             {state.message}
@@ -55,10 +53,8 @@ function ReviewBody({ model, names, at, go }: { model: ReviewModel; names: strin
   if (state.status === "running") {
     return (
       <div class="review-progress" role="status" data-testid="review-progress">
-        <span>
-          Reviewing move {state.done} of {state.total}…
-        </span>
-        <progress max={state.total} value={state.done} aria-label="Review progress" />
+        <span>{t("review.running", { done: state.done, total: state.total })}</span>
+        <progress max={state.total} value={state.done} aria-label={t("review.progress")} />
       </div>
     );
   }
@@ -90,7 +86,7 @@ function WinChart({ review, names, at, go }: { review: Review; names: string[]; 
   const step = (W - 2 * PAD) / Math.max(1, n);
   return (
     <figure class="review-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Each player's win chance over the game; click a move to show it" data-testid="review-chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t("review.chart")} data-testid="review-chart">
         <line x1={PAD} x2={W - PAD} y1={y(0.5)} y2={y(0.5)} class="chart-half" />
         <text x={2} y={y(1) + 4} class="chart-axis">100%</text>
         <text x={2} y={y(0.5) + 4} class="chart-axis">50%</text>
@@ -104,7 +100,7 @@ function WinChart({ review, names, at, go }: { review: Review; names: string[]; 
         )}
         {Array.from({ length: n + 1 }, (_, k) => (
           <rect key={k} x={x(k) - step / 2} y={0} width={step} height={H} class="chart-hit" onClick={() => go(k)} data-testid={`review-point-${k}`}>
-            <title>{k === 0 ? "The start of the game" : `Move ${k}, ${names[review.moves[k - 1]!.player] ?? ""}: ${LABEL_WORDS[review.moves[k - 1]!.label]}`}</title>
+            <title>{k === 0 ? t("review.startOfGame") : t("review.point", { n: k, name: names[review.moves[k - 1]!.player] ?? "", label: LABEL_WORDS[review.moves[k - 1]!.label] })}</title>
           </rect>
         ))}
       </svg>
@@ -114,7 +110,7 @@ function WinChart({ review, names, at, go }: { review: Review; names: string[]; 
             <span class="legend-line" style={{ background: SEAT_COLOURS[p % 4] }} /> {name}
           </span>
         ))}
-        <span class="muted">Win chance after each move · click to jump</span>
+        <span class="muted">{t("review.legend")}</span>
       </figcaption>
     </figure>
   );
@@ -136,19 +132,20 @@ function Badge({ label }: { label: MoveReview["label"] }) {
 }
 
 const pct = (v: number) => `${Math.round(v * 100)}%`;
-const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** What the move played and the best move did, in the current language, with their notation
+ * in brackets as the review's English text has it (the server's text already ends with it). */
+const played = (m: MoveReview): string => (m.facts ? `${moveText(m.facts, m.text)} (${m.move})` : m.text);
+const bestPlay = (m: MoveReview): string => (m.best_facts ? `${moveText(m.best_facts, m.best_text)} (${m.best})` : m.best_text);
 
 function CurrentMove({ review, names, at }: { review: Review; names: string[]; at: number }) {
   const m = at > 0 ? review.moves[at - 1] : undefined;
-  if (!m) return <p class="review-current muted" data-testid="review-current">The start of the game: pick a move on the chart.</p>;
+  if (!m) return <p class="review-current muted" data-testid="review-current">{t("review.pick")}</p>;
   return (
     <p class="review-current" data-testid="review-current">
-      <strong>
-        Move {at}, {names[m.player]}:
-      </strong>{" "}
-      {m.text} <Badge label={m.label} /> Win chance {pct(m.win_before)} → {pct(m.win_after)}
-      {m.move === m.best ? ", the best move found." : `; best was ${m.best_text}.`}
-      {m.forced && " (The only legal move.)"}
+      <strong>{t("review.moveOf", { n: at, name: names[m.player] ?? "" })}</strong> {played(m)} <Badge label={m.label} />{" "}
+      {t("review.winChance", { before: pct(m.win_before), after: pct(m.win_after) })}
+      {m.move === m.best ? t("review.bestFound") : t("review.bestWas", { move: bestPlay(m) })}
+      {m.forced && t("review.forced")}
     </p>
   );
 }
@@ -156,15 +153,15 @@ function CurrentMove({ review, names, at }: { review: Review; names: string[]; a
 function Accuracy({ review, names }: { review: Review; names: string[] }) {
   return (
     <table class="review-accuracy" data-testid="review-accuracy">
-      <caption>Accuracy</caption>
+      <caption>{t("review.accuracy")}</caption>
       <tbody>
         {review.players_summary.map((s) => (
           <tr key={s.player}>
             <th scope="row">{names[s.player]}</th>
             <td class="accuracy-value">{s.accuracy.toFixed(1)}%</td>
             <td class="muted small">
-              {counted(s.counts.inaccuracy ?? 0, "inaccuracy", "inaccuracies")} · {counted(s.counts.mistake ?? 0, "mistake", "mistakes")} ·{" "}
-              {counted(s.counts.blunder ?? 0, "blunder", "blunders")}
+              {t("review.inaccuracies", { count: s.counts.inaccuracy ?? 0 })} · {t("review.mistakes", { count: s.counts.mistake ?? 0 })} ·{" "}
+              {t("review.blunders", { count: s.counts.blunder ?? 0 })}
             </td>
           </tr>
         ))}
@@ -174,19 +171,19 @@ function Accuracy({ review, names }: { review: Review; names: string[] }) {
 }
 
 function WorstMoves({ review, names, go }: { review: Review; names: string[]; go: (n: number) => void }) {
-  if (review.worst.length === 0) return <p class="muted">No inaccuracy: every move was close to the best found.</p>;
+  if (review.worst.length === 0) return <p class="muted">{t("review.noInaccuracy")}</p>;
   return (
     <div class="review-worst">
-      <h3>Worst moves</h3>
+      <h3>{t("review.worst")}</h3>
       <ol data-testid="review-worst">
         {review.worst.map((i) => {
           const m = review.moves[i]!;
           return (
             <li key={i}>
               <button type="button" class="review-link" onClick={() => go(i + 1)}>
-                Move {i + 1}, {names[m.player]}
+                {t("review.moveLink", { n: i + 1, name: names[m.player] ?? "" })}
               </button>{" "}
-              <Badge label={m.label} /> {m.text}; best was {m.best_text} ({pct(m.win_before)} → {pct(m.win_after)})
+              <Badge label={m.label} /> {t("review.worstLine", { move: played(m), best: bestPlay(m), before: pct(m.win_before), after: pct(m.win_after) })}
             </li>
           );
         })}
@@ -198,12 +195,12 @@ function WorstMoves({ review, names, go }: { review: Review; names: string[]; go
 function MoveBadges({ review, names, at, go }: { review: Review; names: string[]; at: number; go: (n: number) => void }) {
   return (
     <details class="review-moves">
-      <summary>Every move with its label</summary>
+      <summary>{t("review.every")}</summary>
       <ol>
         {review.moves.map((m, i) => (
           <li key={i} class={at === i + 1 ? "on" : ""}>
             <button type="button" class="review-link" onClick={() => go(i + 1)}>
-              {i + 1}. {names[m.player]}: {m.text}
+              {i + 1}. {names[m.player]}: {played(m)}
             </button>{" "}
             <Badge label={m.label} />
           </li>

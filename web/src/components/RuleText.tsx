@@ -2,6 +2,7 @@
 // explanation on the rules page (/rules#r8). Only a parenthesised list of rulings counts:
 // slot names such as R4 elsewhere in a message are not rulings.
 import { Fragment } from "preact";
+import { t } from "../i18n";
 
 const CITATION = /\((R\d+(?:, R\d+)*)\)/g;
 
@@ -27,7 +28,7 @@ export function RuleText({ text }: { text: string }) {
     <>
       {ruleParts(text).map((p, i) =>
         p.ruling ? (
-          <a key={i} class="ruling-link" href={`/rules#${p.text.toLowerCase()}`} target="_blank" rel="noopener" title={`ruling ${p.text}, on the rules page`}>
+          <a key={i} class="ruling-link" href={`/rules#${p.text.toLowerCase()}`} target="_blank" rel="noopener" title={t("rules.linkTitle", { ruling: p.text })}>
             {p.text}
           </a>
         ) : (

@@ -3,6 +3,7 @@
 import { reachSquares, SIDE_WORDS, squareName, type Side } from "../board";
 import type { SiteMark, SlotPreview } from "../marks";
 import type { DeadReason } from "../play";
+import { t } from "../i18n";
 import { TEXT } from "../text";
 import { seatName } from "../seats";
 import { describeTile, type TileIndex } from "../tiles";
@@ -48,8 +49,8 @@ export function Site(p: SiteProps) {
     }
   }
   return (
-    <section class="site-wrap" aria-label="Construction site">
-      <div class="site" role="group" aria-label="Construction site: 5 by 5 squares with 20 slots around">
+    <section class="site-wrap" aria-label={t("site.label")}>
+      <div class="site" role="group" aria-label={t("site.group")}>
         {slots("T")}
         {slots("L")}
         {squares}
@@ -169,9 +170,9 @@ function Square({ p, row, col, reach, mark }: { p: SiteProps; row: number; col: 
   const urbanist = st.urbanist === name;
   let words: string;
   // A face-down square's tile id is hidden by the server (null), so it is checked first.
-  if (down) words = "face-down tile, not available this round";
-  else if (id === null || id === undefined) words = "empty";
-  else words = facts ? `${facts.label}, ${describeTile(facts)}` : "a tile";
+  if (down) words = t("site.faceDown");
+  else if (id === null || id === undefined) words = t("site.empty");
+  else words = facts ? `${facts.label}, ${describeTile(facts)}` : "?";
   const classes = [
     "square",
     down ? "square-down" : id === null || id === undefined ? "square-empty" : "square-tile",
@@ -182,11 +183,11 @@ function Square({ p, row, col, reach, mark }: { p: SiteProps; row: number; col: 
   ].join(" ");
   return (
     <div class={classes} style={{ gridArea: `${row + 1} / ${col + 1}` }} data-square={name}>
-      <span class="sr-only">{`${name}: ${words}${urbanist ? "; the urbanist stands here" : ""}`}</span>
+      <span class="sr-only">{`${name}: ${words}${urbanist ? t("site.urbanistHere") : ""}`}</span>
       {id !== null && id !== undefined && !down && facts && <TileFace tile={facts} />}
       {down && <span class="tile-back" aria-hidden="true" />}
       {urbanist && (
-        <span class="urbanist" aria-hidden="true" title="the urbanist">
+        <span class="urbanist" aria-hidden="true" title={t("site.urbanist")}>
           <UrbanistIcon />
         </span>
       )}

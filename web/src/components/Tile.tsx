@@ -1,8 +1,10 @@
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useTiles } from "../hooks";
-import { TYPE_LETTERS, buildingHelp, buildingName, describeTile, type TileFacts } from "../tiles";
+import { TYPE_LETTERS, TYPE_NAMES, buildingHelp, describeBuilding, describeTile, type TileFacts } from "../tiles";
 import { t } from "../i18n";
 import type { Building } from "../types";
 import { BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, StarIcon } from "./Icons";
+import { RuleText } from "./RuleText";
 
 /** Small repeated pips: up to 3 icons, else one icon and a count. */
 export function Pips({ n, kind }: { n: number; kind: "inhabitant" | "energy" }) {
@@ -19,6 +21,7 @@ export function Pips({ n, kind }: { n: number; kind: "inhabitant" | "energy" }) 
 export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?: boolean }) {
   return (
     <span class={`tile tile-${tile.type}${compact ? " tile-compact" : ""}`} title={tile.help}>
+      <TileInfo tile={tile} />
       <span class="tile-code" aria-hidden="true">
         {tile.label}
       </span>
@@ -34,7 +37,7 @@ export function TileFace({ tile, compact = false }: { tile: TileFacts; compact?:
         )}
         {tile.tree && <span class="tree-mark">{t("table.absorbs")}</span>}
       </span>
-      {tile.mayor && <MayorIcon class="mayor-mark" title="mayor symbol" />}
+      {tile.mayor && <MayorIcon class="mayor-mark" title={t("tile.mayor")} />}
       <span class="sr-only">{`${tile.label}: ${describeTile(tile)}`}</span>
     </span>
   );
@@ -66,7 +69,69 @@ export function BuildingFace({ building }: { building: Building }) {
           {building.vp}
         </span>
       ) : null}
-      <span class="sr-only">{buildingName(building) + (floors > 1 ? `, ${floors} floors` : "") + (building.vp ? `, ${building.vp} VP printed` : "")}</span>
+      <span class="sr-only">{describeBuilding(building)}</span>
     </span>
+  );
+}
+
+/**
+ * The tile's explanation on a touch screen, where a `title` tooltip never shows: an ⓘ button
+ * (shown only for coarse pointers, by CSS) opening a modal dialog with the same text, closed by
+ * its button, Escape or a tap outside it.
+ */
+function TileInfo({ tile }: { tile: TileFacts }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        class="tile-info"
+        aria-label={`${t("tile.info")} ${tile.label}`}
+        aria-haspopup="dialog"
+        data-testid="tile-info"
+        onClick={(e) => {
+          e.stopPropagation(); // a tap on ⓘ explains the tile; it does not play
+          setOpen(true);
+        }}
+      >
+        <span aria-hidden="true">i</span>
+      </button>
+      {open && <TileInfoDialog tile={tile} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function TileInfoDialog({ tile, onClose }: { tile: TileFacts; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    // A tap on the backdrop lands on the dialog itself (its content is a child): close then.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
+    <dialog
+      ref={ref}
+      class="tile-tip"
+      aria-labelledby={`tile-tip-${tile.id}`}
+      data-testid="tile-tip"
+      onClose={onClose}
+      onClick={(e) => {
+        e.stopPropagation();
+        if (e.target === ref.current) ref.current?.close();
+      }}
+    >
+      <h2 id={`tile-tip-${tile.id}`} class="tile-tip-title">
+        <span class={`tile-tip-label tile-${tile.type}`}>{tile.label}</span> {TYPE_NAMES[tile.type]}
+      </h2>
+      {tile.help.split("\n").map((line, i) => (
+        <p key={i}>
+          <RuleText text={line} />
+        </p>
+      ))}
+      <form method="dialog">
+        <button class="btn btn-small">{t("tile.infoClose")}</button>
+      </form>
+    </dialog>
   );
 }
