@@ -186,10 +186,11 @@ def create_app(settings: Settings) -> FastAPI:
         service = GameService(
             store, make_broker(settings.redis), bots, settings.limits, sweep_seconds=settings.sweep_seconds
         )
-        hub = Hub(service, settings.limits)
+        accounts = AccountService(AccountStore(store.engine), service)  # issue 23
+        hub = Hub(service, settings.limits, accounts)
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
-        _app.state.accounts = AccountService(AccountStore(store.engine), service)  # issue 23
+        _app.state.accounts = accounts
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
