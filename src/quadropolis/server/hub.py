@@ -392,7 +392,7 @@ class Hub:
         if message.tokens:
             held.update(await self.service.authenticate(conn.game_id, message.tokens))
         if message.account:
-            held.update(await self._account_seats(conn))
+            held.update(await self._account_seats(conn, required=not held))
         new = [seat for seat in held if seat not in conn.seats]
         conn.seats.update(held)
         self._admit(conn, spectator=False)
@@ -429,10 +429,10 @@ class Hub:
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
         conn.send(Pong(id=message.id))
 
-    async def _account_seats(self, conn: Connection) -> dict[int, HeldByAccount]:
+    async def _account_seats(self, conn: Connection, required: bool) -> dict[int, HeldByAccount]:
         """The seats of this game the handshake's session's account holds and a person still
-        plays: ``forbidden`` from another origin or if it holds none, ``not_logged_in``
-        without a live session."""
+        plays: ``forbidden`` from another origin, or if it holds none and ``required`` (no
+        token gave a seat either), ``not_logged_in`` without a live session."""
         origin = conn.ws.headers.get("origin")
         if origin is None or urlsplit(origin).netloc != conn.ws.headers.get("host"):
             raise Forbidden("a cross-site connection cannot use the account's session: send seat tokens")
@@ -445,7 +445,7 @@ class Hub:
             for s in await self.accounts.seats(account, conn.game_id)
             if game.seats[s].kind == HUMAN and game.seats[s].token_hash is not None
         ]
-        if not seats:
+        if not seats and required:
             raise Forbidden("your account holds no seat of this game")
         return {s: HeldByAccount(conn.game_id, s) for s in seats}
 

@@ -4,7 +4,7 @@ import type { LastAction, Seat } from "../types";
 import { words } from "./Analysis";
 import { SeatMark } from "./SeatMark";
 
-const BY: Record<string, string> = { bot: "bot", takeover: "bot standing in" };
+const BY: Record<string, string> = { bot: "bot", takeover: "bot standing in", clock: "bot, time ran out" };
 
 /** The last actions, newest first, in words. */
 export function ActionLog({ actions, seats, title = t("log.title") }: { actions: LastAction[]; seats: Seat[]; title?: string }) {
