@@ -54,7 +54,9 @@ def test_a_game_opened_from_my_games_in_a_second_browser_plays_there(server: Ser
     second.get_by_test_id("my-games").locator(f'a[href*="{game}"]').first.click()
     second.wait_for_selector('main[data-acting="true"]', timeout=30_000)
     assert second.title().startswith("▶")
-    assert second.locator('link[rel="icon"]').get_attribute("data-turn") == "true"
+    icon = second.locator('link[rel="icon"]')
+    assert icon.get_attribute("data-turn") == "true" and icon.get_attribute("href") == "/favicon-turn.svg"
+    assert httpx.get(server.url + "/favicon-turn.svg", timeout=15).status_code == 200
     play_action_by_clicks(second)
     moves = history(server, game)
     assert moves[0]["seat"] == 0 and moves[0]["by"] == "player"

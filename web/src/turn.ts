@@ -6,6 +6,7 @@ import { t } from "./i18n";
 
 const NOTIFY_KEY = "quadropolis.notify";
 const PLAIN_ICON = "/favicon.svg";
+const TURN_ICON = "/favicon-turn.svg";
 
 /** Whether this browser can show notifications at all. */
 export function notificationsSupported(): boolean {
@@ -33,22 +34,14 @@ export async function setNotify(on: boolean): Promise<"on" | "off" | "blocked"> 
   return "on";
 }
 
-/** The favicon with a badge (an orange dot) while it is the player's turn, plain otherwise. */
+/** The favicon with a badge (an orange dot: public/favicon-turn.svg) while it is the
+ *  player's turn, plain otherwise. */
 export function badgeFavicon(on: boolean): void {
   if (typeof document === "undefined") return;
   const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
   if (!link) return;
   link.dataset.turn = on ? "true" : "false";
-  link.href = on ? badgedIcon() : PLAIN_ICON;
-}
-
-function badgedIcon(): string {
-  // The site's icon drawn inside, a dot over its corner: an SVG that references the plain one.
-  const svg =
-    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 32 32">' +
-    `<image href="${PLAIN_ICON}" xlink:href="${PLAIN_ICON}" width="32" height="32"/>` +
-    '<circle cx="24" cy="8" r="7.5" fill="#D55E00" stroke="#fff" stroke-width="1.5"/></svg>';
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  link.href = on ? TURN_ICON : PLAIN_ICON;
 }
 
 /** A notification that the player's turn came in round `round` (only when wanted and the
