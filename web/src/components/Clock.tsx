@@ -27,7 +27,11 @@ export function ClockBar({ view, you }: { view: View; you: number[] }) {
   const clock = view.clock ?? null;
   const running = clock !== null && clock.deadline !== null && view.to_move !== null;
   useTicker(1000, running);
-  if (clock === null && you.length === 0) return null;
+  // Notifications matter when someone else moves between your turns: not at a hotseat or
+  // bots-only table without a clock (which keeps its layout).
+  const others = view.seats.some((s, i) => s.kind === "human" && !you.includes(i));
+  const notify = you.length > 0 && (clock !== null || others) && notificationsSupported();
+  if (clock === null && !notify) return null;
   return (
     <div class="clock-bar">
       {clock !== null && (
@@ -36,7 +40,7 @@ export function ClockBar({ view, you }: { view: View; you: number[] }) {
         </span>
       )}
       {running && <Countdown view={view} deadline={clock.deadline!} mine={you.includes(view.to_move!)} />}
-      {you.length > 0 && notificationsSupported() && <NotifyToggle />}
+      {notify && <NotifyToggle />}
     </div>
   );
 }
