@@ -8,16 +8,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import database
+from alembic.script import ScriptDirectory
+from server_helpers import database, insert_old_game
 from sqlalchemy import text
 
 from quadropolis.server.account_storage import FORMER_PLAYER, AccountStore, UsernameTaken
-from quadropolis.server.data import PLAYING, ActionData, GameData, SeatData
-from quadropolis.server.migrations import current, upgrade
+from quadropolis.server.data import PLAYING, GameData, SeatData
+from quadropolis.server.migrations import config, current, upgrade
 from quadropolis.server.storage import Store
 
 #: The revision before the accounts' one: what a server of the previous version left.
 PREVIOUS = "0004"
+
+
+def newest_revision() -> str | None:
+    """The head of the migrations (later revisions than the accounts' may follow it)."""
+    return ScriptDirectory.from_config(config()).get_current_head()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -36,12 +42,12 @@ def test_upgrading_a_database_of_the_previous_version_keeps_its_games(url: str) 
     store = Store(url)
     try:
         upgrade(store.engine, PREVIOUS)
-        store.insert_game(a_game("old"))
-        store.append("old", ActionData(1, 0, "move", "1T1", None, "player", 2.0))
-        before = store.load("old")
-        upgrade(store.engine, "0005")
-        assert current(store.engine) == "0005"
-        assert store.load("old") == before
+        insert_old_game(store.engine, "old")
+        store.upgrade()
+        assert current(store.engine) == newest_revision()
+        old = store.load("old")
+        assert old is not None and old.status == PLAYING and [s.name for s in old.seats] == ["P0", "P1"]
+        assert [a.move for a in old.actions] == ["1T1"]
         accounts = AccountStore(store.engine)
         account = accounts.insert_account("Alice", "hash", 3.0)
         accounts.link_seats(account.id, "old", [1])

@@ -47,7 +47,7 @@ def move(version: int, text: str = "1T1") -> ActionData:
 
 
 #: The newest migration (``server/migrations/versions/``): every upgrade must end there.
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 
 
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
@@ -82,7 +82,7 @@ def test_a_group_commit_refuses_a_conflict_alone(store: Store) -> None:
         new_game(store, g)
     store.append("b", move(1))
     outcomes = store.append_batch(
-        [("a", move(1), None), ("b", move(1), None), ("c", move(1), {"scores": [1, 2]})]
+        [("a", move(1), None, None), ("b", move(1), None, None), ("c", move(1), {"scores": [1, 2]}, None)]
     )
     assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None
     for g, n in (("a", 1), ("b", 1), ("c", 1)):

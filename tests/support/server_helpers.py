@@ -211,9 +211,13 @@ def play_http(http: httpx.Client, game: str, tokens: dict[int, str], until: Any 
 class Client:
     """A synchronous websocket client of one game that keeps every message it receives."""
 
-    def __init__(self, url: str, tokens: list[str] | None = None) -> None:
+    def __init__(
+        self, url: str, tokens: list[str] | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         # Entered by hand: the connection lives as long as this object, not a with block.
-        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**22).__enter__()
+        self.ws: ClientConnection = connect(
+            url, open_timeout=10, max_size=2**22, additional_headers=headers
+        ).__enter__()
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.view: dict[str, Any] = {}
@@ -283,3 +287,36 @@ def find_key(value: Any, key: str) -> bool:
     if isinstance(value, list):
         return any(find_key(v, key) for v in value)
     return False
+
+
+def insert_old_game(engine: Any, game_id: str) -> None:
+    """A running two-player game with one move, written in plain SQL with the columns every
+    revision since ``0004`` has: what a server of an older version left in its database
+    (the models describe the newest schema, so they cannot write an older one)."""
+    from sqlalchemy import text
+
+    config = json.dumps({"mode": "classic", "players": 2, "seed": 7})
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games (id, config, status, public, creator, takeover_after, takeover_level,"
+                " created_at, finished_at, result, analysis, last_activity) VALUES (:id, :config,"
+                " 'playing', :yes, 'c', NULL, 'easy', 1.0, NULL, NULL, :no, 2.0)"
+            ),
+            {"id": game_id, "config": config, "yes": True, "no": False},
+        )
+        for seat in range(2):
+            conn.execute(
+                text(
+                    "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, last_seen, host)"
+                    " VALUES (:id, :seat, 'human', NULL, :name, :hash, 1.0, :no)"
+                ),
+                {"id": game_id, "seat": seat, "name": f"P{seat}", "hash": bytes([seat]) * 32, "no": False},
+            )
+        conn.execute(
+            text(
+                "INSERT INTO actions (game_id, version, seat, kind, move, undone, actor, created_at)"
+                " VALUES (:id, 1, 0, 'move', '1T1', NULL, 'player', 2.0)"
+            ),
+            {"id": game_id},
+        )

@@ -78,6 +78,8 @@ export interface CreateSpec {
   first_player?: number | "random";
   /** The guided first game's deal. */
   guided?: boolean;
+  /** The clock: seconds per move (live 60–300, correspondence 86400–259200). */
+  move_time?: number;
 }
 
 /** Whitespace outside strings removed, nothing else touched. */

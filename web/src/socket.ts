@@ -69,6 +69,8 @@ export class GameSocket {
     private events: GameSocketEvents,
     private factory: SocketFactory = (url) => new WebSocket(url),
     private base: string = defaultBase(),
+    /** Also act for the seats of the logged-in account (its session cookie, issue 23). */
+    private account = false,
   ) {}
 
   start(): void {
@@ -93,10 +95,11 @@ export class GameSocket {
     this.pending.clear();
   }
 
-  setTokens(tokens: string[]): void {
-    const changed = tokens.join() !== this.tokens.join();
+  setTokens(tokens: string[], account = this.account): void {
+    const changed = tokens.join() !== this.tokens.join() || account !== this.account;
     this.tokens = tokens;
-    if (changed && this.ws?.readyState === OPEN && tokens.length) this.auth();
+    this.account = account;
+    if (changed && this.ws?.readyState === OPEN && (tokens.length || account)) this.auth();
   }
 
   move(seat: number, move: string): Promise<Reply> {
@@ -117,7 +120,7 @@ export class GameSocket {
 
   private auth(): void {
     this.awaitingAuth = true;
-    this.send({ type: "auth", tokens: this.tokens, id: "auth" });
+    this.send({ type: "auth", tokens: this.tokens, ...(this.account ? { account: true } : {}), id: "auth" });
   }
 
   sync(): void {
@@ -176,7 +179,7 @@ export class GameSocket {
       if (ws !== this.ws) return;
       this.attempts = 0;
       this.lastSeen = Date.now();
-      if (this.tokens.length) this.auth();
+      if (this.tokens.length || this.account) this.auth();
       this.setStatus("open");
       this.pingTimer = setInterval(() => {
         if (Date.now() - this.lastSeen > PING_EVERY_MS * 2) {

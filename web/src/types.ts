@@ -113,7 +113,7 @@ export interface LastAction {
   text: string;
   /** What the action did as values, for words in the player's language (moveWords.ts). */
   facts?: MoveFacts | null;
-  by: "player" | "bot" | "takeover";
+  by: "player" | "bot" | "takeover" | "clock";
   undone: boolean;
 }
 
@@ -174,6 +174,15 @@ export interface View {
   slots?: Record<string, SlotArchitect>;
   blocked_slots?: string[];
   take_options?: TakeOption[];
+  /** The table's clock (issue 23): time per move as chosen, and the deadline (seconds since
+   *  the epoch, server-authoritative) of the move being played; null without a clock. */
+  clock?: Clock | null;
+}
+
+export interface Clock {
+  move_seconds: number;
+  kind: "live" | "correspondence";
+  deadline: number | null;
 }
 
 /** A tile kind explained by the server (quadropolis.tile_help), in the players' words. */

@@ -25,7 +25,8 @@ export interface GameHandle {
 /** Chat lines a page keeps (the server keeps as many). */
 const CHAT_SHOWN = 50;
 
-export function useGame(game: string, tokens: string[]): GameHandle {
+/** `account`: the browser is logged in; its account's seats are played too (issue 23). */
+export function useGame(game: string, tokens: string[], account = false): GameHandle {
   const [view, setView] = useState<View | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const [statusDetail, setStatusDetail] = useState<string | null>(null);
@@ -59,8 +60,8 @@ export function useGame(game: string, tokens: string[]): GameHandle {
   }, [game]);
 
   useEffect(() => {
-    socket?.setTokens(tokensRef.current);
-  }, [socket, tokenKey]);
+    socket?.setTokens(tokensRef.current, account);
+  }, [socket, tokenKey, account]);
 
   const owners = useSlotOwners(game, view);
   return { view, status, statusDetail, socket, owners, lastError, chat, chatError, rematch };

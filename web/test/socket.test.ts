@@ -111,3 +111,27 @@ describe("GameSocket", () => {
     expect(backoff(20, () => 0.5)).toBe(8000);
   });
 });
+
+describe("GameSocket of a logged-in browser", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("presents the account's session when logged in, with or without seat tokens", () => {
+    const sockets: FakeSocket[] = [];
+    const s = new GameSocket("G", [], { onView: () => undefined, onStatus: () => undefined }, () => {
+      const f = new FakeSocket();
+      sockets.push(f);
+      return f;
+    }, "ws://test");
+    s.start();
+    const ws = sockets[0]!;
+    ws.open();
+    expect(ws.sent).toEqual([]); // a guest without tokens watches
+    s.setTokens([], true);
+    expect(ws.sent[0]).toEqual({ type: "auth", tokens: [], account: true, id: "auth" });
+    ws.close(1006);
+    vi.runOnlyPendingTimers();
+    sockets[1]!.open(); // a reconnection presents the account again
+    expect(sockets[1]!.sent[0]).toEqual({ type: "auth", tokens: [], account: true, id: "auth" });
+  });
+});

@@ -191,12 +191,13 @@ def create_app(settings: Settings) -> FastAPI:
         service = GameService(
             store, make_broker(settings.redis), bots, settings.limits, sweep_seconds=settings.sweep_seconds
         )
+        account_store = AccountStore(store.engine)
+        accounts = AccountService(account_store, service)  # issue 23
         social = SocialStore(store.engine)
-        hub = Hub(service, settings.limits, social)
+        hub = Hub(service, settings.limits, social, accounts)
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
-        account_store = AccountStore(store.engine)
-        _app.state.accounts = AccountService(account_store, service)  # issue 23
+        _app.state.accounts = accounts
         _app.state.social = Social(  # the daily challenge and rematches (issue 23 items 6-7)
             DailyService(social, service, account_store, settings.daily_formats),
             RematchService(social, service, hub.offer_rematch),

@@ -148,6 +148,13 @@ def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
         help=f"a running game where no person acted this long expires (default {limits.playing_expiry:g})",
     )
     p.add_argument(
+        "--clock-scale",
+        type=float,
+        default=limits.clock_scale,
+        metavar="FACTOR",
+        help="multiply every table's time per move: for tests, e.g. 0.0001 makes a day 8.6 s (default 1)",
+    )
+    p.add_argument(
         "--header-timeout",
         type=float,
         default=HEADER_TIMEOUT,
@@ -193,6 +200,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         )
     if min(args.waiting_expiry, args.playing_expiry, args.header_timeout) <= 0:
         raise ConfigError("--waiting-expiry, --playing-expiry and --header-timeout must be positive")
+    if not 0 < args.clock_scale <= 1000:
+        raise ConfigError("--clock-scale must be above 0 and at most 1000")
     if args.limit_concurrency is not None and args.limit_concurrency < 1:
         raise ConfigError("--limit-concurrency must be at least 1")
     if args.costly_bots_per_client < 0:
@@ -219,6 +228,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         playing_expiry=args.playing_expiry,
         # Checked often enough that a game outlives its expiry by a tenth of it at most.
         expiry_check=min(EXPIRY_CHECK, args.waiting_expiry / 10, args.playing_expiry / 10),
+        clock_scale=args.clock_scale,
     )
     return Settings(
         database=database,

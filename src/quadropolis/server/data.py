@@ -74,6 +74,11 @@ class GameData:
     #: When a person last acted in the game (created, joined, left, moved); ``None``: at
     #: creation. Expiry counts from it.
     last_activity: float | None = None
+    #: The table's time per move in seconds (its clock: :mod:`.clocks`); ``None``: no clock.
+    move_seconds: float | None = None
+    #: When the time of the move being played runs out (seconds since the epoch); ``None``
+    #: without a clock, or while no move is due.
+    deadline: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,10 @@ class LiveGame:
     analysis: bool = False
     #: The address that created the game (whose turn its bots take in the bot pool).
     creator: str = ""
+    #: The table's time per move (seconds, as chosen), ``None``: no clock (:mod:`.clocks`).
+    move_seconds: float | None = None
+    #: When the time of the move being played runs out (as stored); ``None``: none due.
+    deadline: float | None = None
     log: list[ActionData] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     #: What each logged action did, in words, by version (undone moves keep theirs).
@@ -101,6 +105,8 @@ class LiveGame:
             analysis=data.analysis,
             creator=data.creator,
             finished_at=data.finished_at,
+            move_seconds=data.move_seconds,
+            deadline=data.deadline,
         )
         game.extend(data.actions)
         return game

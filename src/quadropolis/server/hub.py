@@ -2,8 +2,13 @@
 sender, and the handling of every inbound message type.
 
 A connection starts as a spectator (it receives ``welcome`` and a ``state`` push at once);
-``auth`` with seat tokens makes it act for those seats. Inbound messages go through the size
-limit, the per-connection rate limit and the decoder table of
+``auth`` with seat tokens makes it act for those seats; ``auth`` with ``account: true`` makes
+it act for the seats of the logged-in account whose session cookie came with the handshake
+(issue 23: a player's seats on any device). A browser sends cookies with a websocket opened
+by any site, so that cookie counts only when the handshake's ``Origin`` is this server's own
+(the ``Host`` it was sent to), as for the accounts' other state-changing requests.
+
+Inbound messages go through the size limit, the per-connection rate limit and the decoder table of
 :mod:`~quadropolis.server.protocol`, then to the handler of their type, which calls the game
 service. Whatever goes wrong is answered with a typed ``error`` on this connection only: no
 input can close another client's connection or reach a game unchecked.
@@ -42,11 +47,14 @@ import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .accounts import AccountService
+from .accounts_routes import COOKIE
 from .errors import Forbidden, InternalError, LimitReached, NotFound, RateLimited, ServerError, Unavailable
-from .game import LiveGame
+from .game import HUMAN, LiveGame
 from .protocol import (
     Accepted,
     Auth,
@@ -65,7 +73,7 @@ from .protocol import (
     decode,
     message_id,
 )
-from .service import GameService
+from .service import GameService, HeldByAccount
 from .settings import Limits
 from .social_storage import ChatLine, SocialStore
 
@@ -111,7 +119,8 @@ class Connection:
         self.ws = ws
         self.game_id = game_id
         self.address = ws.client.host if ws.client is not None else "unknown"
-        self.seats: dict[int, str] = {}
+        #: Seat -> its token, or the account's proof for a seat held by the account.
+        self.seats: dict[int, str | HeldByAccount] = {}
         self.spectator = False
         self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
@@ -208,11 +217,19 @@ class Hub:
     """The connections of this process, by game; pushes a fresh view to each admitted
     connection of a game whenever the service says it changed."""
 
-    def __init__(self, service: GameService, limits: Limits, social: SocialStore | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        limits: Limits,
+        social: SocialStore | None = None,
+        accounts: AccountService | None = None,
+    ) -> None:
         self.service = service
         self.limits = limits
         #: Where the table chat is kept (``None``: no chat, ``chat`` is ``unavailable``).
         self.social = social
+        #: Accounts, for ``auth`` with ``account`` (``None``: refused).
+        self.accounts = accounts
         #: Admitted connections (players and counted spectators), which get every push.
         self._games: dict[str, set[Connection]] = {}
         #: Per game, counted spectators per address.
@@ -398,7 +415,11 @@ class Hub:
     # --- handlers, one per inbound type ---------------------------------------------------
 
     async def _on_auth(self, conn: Connection, message: Auth) -> None:
-        held = await self.service.authenticate(conn.game_id, message.tokens)
+        held: dict[int, str | HeldByAccount] = {}
+        if message.tokens:
+            held.update(await self.service.authenticate(conn.game_id, message.tokens))
+        if message.account:
+            held.update(await self._account_seats(conn, required=not held))
         new = [seat for seat in held if seat not in conn.seats]
         conn.seats.update(held)
         self._admit(conn, spectator=False)
@@ -434,6 +455,26 @@ class Hub:
 
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
         conn.send(Pong(id=message.id))
+
+    async def _account_seats(self, conn: Connection, required: bool) -> dict[int, HeldByAccount]:
+        """The seats of this game the handshake's session's account holds and a person still
+        plays: ``forbidden`` from another origin, or if it holds none and ``required`` (no
+        token gave a seat either), ``not_logged_in`` without a live session."""
+        origin = conn.ws.headers.get("origin")
+        if origin is None or urlsplit(origin).netloc != conn.ws.headers.get("host"):
+            raise Forbidden("a cross-site connection cannot use the account's session: send seat tokens")
+        if self.accounts is None:
+            raise Forbidden("this server has no accounts")
+        account = await self.accounts.account_of(conn.ws.cookies.get(COOKIE))
+        game = await self.service.game(conn.game_id)
+        seats = [
+            s
+            for s in await self.accounts.seats(account, conn.game_id)
+            if game.seats[s].kind == HUMAN and game.seats[s].token_hash is not None
+        ]
+        if not seats and required:
+            raise Forbidden("your account holds no seat of this game")
+        return {s: HeldByAccount(conn.game_id, s) for s in seats}
 
     # --- table chat and rematch offers (issue 23 item 7) ----------------------------------
 
@@ -480,7 +521,7 @@ class Hub:
                 conn.send_text(offer)
 
     @staticmethod
-    def _token(conn: Connection, seat: int) -> str:
+    def _token(conn: Connection, seat: int) -> str | HeldByAccount:
         token = conn.seats.get(seat)
         if token is None:
             raise Forbidden(f"this connection does not hold seat {seat} (send auth with its token)")

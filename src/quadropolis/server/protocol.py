@@ -22,9 +22,11 @@ from pydantic import (
     StringConstraints,
     ValidationError,
     field_validator,
+    model_validator,
 )
 
 from ..bots import LEVELS
+from .clocks import check_move_time
 from .errors import BadMessage, IllegalMove, ServerError, TooLarge
 from .settings import MAX_MESSAGE_BYTES
 
@@ -76,11 +78,20 @@ class Message(BaseModel):
 
 
 class Auth(Message):
-    """Present seat tokens: the connection then acts for those seats (several for hotseat)."""
+    """Present seat tokens: the connection then acts for those seats (several for hotseat).
+    With ``account`` it also acts for the seats the logged-in account holds (its session
+    cookie, sent with the websocket's handshake from the server's own origin)."""
 
     type: Literal["auth"]
-    tokens: Annotated[list[Token], Field(min_length=1, max_length=4)]
+    tokens: Annotated[list[Token], Field(max_length=4)] = []
+    account: bool = False
     id: ClientId | None = None
+
+    @model_validator(mode="after")
+    def _something_to_present(self) -> Auth:
+        if not self.tokens and not self.account:
+            raise ValueError("auth needs seat tokens, or account: true (the session of a logged-in account)")
+        return self
 
 
 class MoveMessage(Message):
@@ -328,7 +339,9 @@ class CreateGame(Body):
     seats, counts as one, and each human seat left open as one more).
     ``first_player``: a seat, or ``"random"`` for one drawn by the server. ``guided``: the
     guided first game's deal (``GUIDED_SEED`` of the service: Classic, 2 players), the one
-    its lessons were written for."""
+    its lessons were written for. ``move_time``: the clock, seconds per move — live 60 to
+    300, correspondence 86400 to 259200 (1 to 3 days), ``null`` (default) for none; when a
+    player's time runs out the bot (``takeover_level``) plays that move (:mod:`.clocks`)."""
 
     mode: Literal["classic", "expert"] = "classic"
     players: Annotated[int, Field(ge=2, le=4)] = 2
@@ -342,6 +355,12 @@ class CreateGame(Body):
     takeover_level: str = "easy"
     analysis: bool | None = None
     guided: bool = False
+    move_time: float | None = None
+
+    @field_validator("move_time")
+    @classmethod
+    def _allowed_move_time(cls, seconds: float | None) -> float | None:
+        return check_move_time(seconds)
 
     @field_validator("takeover_level")
     @classmethod

@@ -37,6 +37,12 @@ for ``waiting_expiry`` seconds and running ones where no person acted for ``play
 ``takeover_after`` seconds is played by a bot of ``takeover_level`` until the player connects
 again (who is present, and when a bot takes over: :mod:`~quadropolis.server.presence`).
 
+**Clocks** (:mod:`~quadropolis.server.clocks`): a table with a time per move stores the
+deadline of the move being played with each action; when it passes, the bot of
+``takeover_level`` plays that move (actor ``clock``). The clock task wakes at the earliest
+deadline in the database (loading that game if this process has not yet), so deadlines
+pass after a restart without any game being replayed at start-up.
+
 **Analyses** (hints) are computed and cached by :mod:`~quadropolis.server.analysis_cache`; the
 service decides who may ask for which position. **Reviews** of finished games and posted
 records run as jobs of :mod:`~quadropolis.server.reviews`; a game's is stored with it in the
@@ -69,6 +75,7 @@ from ..tiles import Mode
 from .analysis_cache import AnalysisCache, game_key, record_digest, record_key
 from .bot_pool import COSTLY_LEVELS, BotPool, decision_key
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
+from .clocks import CLOCK_ACTOR, CLOCK_POLL, IDLE_MOVES, deadline_after
 from .data import (
     CANCELLED,
     ENDED,
@@ -184,6 +191,9 @@ class GameService:
         self._changed: dict[str, float] = {}
         self._create_locks: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        #: Set when a deadline may have come nearer (an action here, a notice from elsewhere).
+        self._clock_wake = asyncio.Event()
         self._closing = False
         self._analyses = AnalysisCache()
         self._reviews = ReviewJobs(self.limits.reviews_per_client, self.limits.reviews_running)
@@ -208,10 +218,12 @@ class GameService:
         """Start the broker and the sweeper. No game is loaded: each is on first use."""
         await self.broker.start(self._on_notice)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
+        self._clock_task = asyncio.create_task(self._clocks_forever(), name="clocks")
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [t for t in (self._sweeper, *self._bot_tasks.values(), *self._flushes) if t is not None]
+        running = (self._sweeper, self._clock_task, *self._bot_tasks.values(), *self._flushes)
+        tasks = [t for t in running if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -291,6 +303,7 @@ class GameService:
                 for i, s in enumerate(seats)
             )
             status = WAITING if any(r.kind == HUMAN and r.token_hash is None for r in rows) else PLAYING
+            due = self._deadline(spec.move_time, now) if status == PLAYING else None
             data = GameData(
                 id=secrets.token_urlsafe(9),
                 config=config.to_json(),
@@ -305,10 +318,13 @@ class GameService:
                 seats=rows,
                 analysis=_analysis_allowed(spec, rows),
                 last_activity=now,
+                move_seconds=spec.move_time,
+                deadline=due,
             )
             await self._run(self.store.insert_game, data)
         game = self._games.setdefault(data.id, LiveGame.rebuild(data))
         self._kick(game)
+        self._clock_wake.set()
         return NewGame(data.id, tokens, game.open_seats())
 
     async def _check_quota(self, client: str, now: float, costly: int) -> None:
@@ -352,14 +368,22 @@ class GameService:
             game.check_not_ended()
             if game.seats[seat].kind != HUMAN or game.seats[seat].token_hash is not None:
                 raise SeatTaken(f"seat {seat} is not open")
+            now = self.clock()
             claimed = await self._run(
-                self.store.claim_seat, game_id, seat, name, hash_token(token), self.clock()
+                self.store.claim_seat,
+                game_id,
+                seat,
+                name,
+                hash_token(token),
+                now,
+                self._deadline(game.move_seconds, now),
             )
             await self._catch_up_locked(game)
             if not claimed:
                 raise SeatTaken(f"seat {seat} is not open")
             await self._publish(game)
         self._kick(game)
+        self._clock_wake.set()
         return token
 
     # --- the life cycle ------------------------------------------------------------------
@@ -431,7 +455,7 @@ class GameService:
         announced, so the other processes holding one read its new status."""
         now = self.clock()
         since = (now - self.limits.waiting_expiry, now - self.limits.playing_expiry)
-        expired = await self._run(self.store.expire, *since)
+        expired = await self._run(self.store.expire, *since, now, IDLE_MOVES * self.limits.clock_scale)
         for game_id in expired:
             game = self._games.get(game_id)
             if game is not None and game.status not in ENDED:
@@ -523,8 +547,10 @@ class GameService:
 
     async def _commit(self, game: LiveGame, action: ActionData) -> None:
         """Store ``action`` (committed), then apply it in memory and publish it."""
+        result = _result_if_final(game, action)
+        deadline = None if result is not None else self._deadline(game.move_seconds, action.created_at)
         try:
-            await self._writer.append(game.id, action, _result_if_final(game, action))
+            await self._writer.append(game.id, action, result, deadline)
         except VersionTaken:
             await self._catch_up_locked(game)
             raise Stale(
@@ -533,7 +559,10 @@ class GameService:
         except StorageError as e:
             raise Unavailable(str(e)) from None
         game.record(action)
+        game.deadline = deadline
         self._changed[game.id] = time.monotonic()
+        if deadline is not None:
+            self._clock_wake.set()
         await self._publish(game)
 
     async def _publish(self, game: LiveGame) -> None:
@@ -543,6 +572,7 @@ class GameService:
 
     async def _on_notice(self, notice: Notice) -> None:
         if notice.remote:
+            self._clock_wake.set()  # another process may have set a nearer deadline
             # Seats change without a new version, so a remote notice is always read back.
             every = notice.game == EVERY_GAME
             for game in list(self._games.values()) if every else [self._games.get(notice.game)]:
@@ -564,8 +594,9 @@ class GameService:
             await self._catch_up_locked(game)
 
     async def _catch_up_locked(self, game: LiveGame) -> None:
-        status, seats, actions = await self._run(self.store.refresh, game.id, game.version)
+        status, seats, actions, deadline = await self._run(self.store.refresh_clocked, game.id, game.version)
         game.set_seats(seats)
+        game.deadline = deadline
         if actions:
             game.extend(actions)
             self._changed[game.id] = time.monotonic()
@@ -663,8 +694,11 @@ class GameService:
         info = game.seats[seat]
         if info.kind == BOT and info.level is not None:
             return info.level, "bot"
-        if self._presence.taken_over(game, seat, self.clock()):
+        now = self.clock()
+        if self._presence.taken_over(game, seat, now):
             return game.takeover_level, "takeover"
+        if game.deadline is not None and now >= game.deadline:
+            return game.takeover_level, CLOCK_ACTOR
         return None
 
     def _kick(self, game: LiveGame) -> None:
@@ -753,6 +787,43 @@ class GameService:
         if now >= self._next_expiry:
             self._next_expiry = now + self.limits.expiry_check
             await self.expire()
+
+    # --- clocks ------------------------------------------------------------------------
+
+    def _deadline(self, move_seconds: float | None, start: float) -> float | None:
+        return deadline_after(move_seconds, start, self.limits.clock_scale)
+
+    async def _clocks_forever(self) -> None:
+        """Wake at the next deadline (or a nearer one set meanwhile, or every
+        :data:`CLOCK_POLL` seconds) and start the bot's move of each game whose time ran out."""
+        while not self._closing:
+            try:
+                wait = await self.run_clocks()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock check failed")
+                wait = CLOCK_POLL
+            # asyncio.timeout, not wait_for: wait_for (3.11) loses a cancellation that
+            # arrives as the event is set, and close() would wait on this loop forever.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._clock_wake.wait()
+            self._clock_wake.clear()
+
+    async def run_clocks(self) -> float:
+        """Start the bot's move in every running game whose time per move ran out (loading
+        the game if needed); the seconds until the next check is due."""
+        now = self.clock()
+        due, upcoming = await self._run(self.store.due_clocks, now)
+        for game_id in due:
+            game = await self.game(game_id)
+            if game.deadline is None or game.deadline > now:
+                await self.catch_up(game)  # another process moved it on meanwhile
+            self._kick(game)
+        wait = CLOCK_POLL if upcoming is None else min(CLOCK_POLL, upcoming - now)
+        # A due move under way is retried by the sweeper; do not spin on it meanwhile.
+        return max(wait, STALL_SECONDS if due else 0.01)
 
     # --- reading -----------------------------------------------------------------------
 

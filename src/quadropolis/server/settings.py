@@ -65,6 +65,8 @@ class Limits:
       closes the oldest);
     - ``send_buffer_bytes``: each socket's kernel send buffer (``SO_SNDBUF``, which Linux
       doubles), so a client that never reads holds that much until it is dropped as too slow;
+    - ``clock_scale``: multiplies every table's time per move (:mod:`.clocks`); 1 in
+      service, small in tests to see a correspondence clock run out;
     - bot budget: ``bot_workers`` worker processes search hard and expert decisions and
       analyses (one more plays easy and medium), at most ``bot_queue`` analyses wait;
       ``costly_bots_per_client``: hard or expert bot seats (takeover included) one address
@@ -100,6 +102,7 @@ class Limits:
     costly_bots_per_client: int = 8
     chat_per_minute: float = 20.0
     chat_burst: int = 5
+    clock_scale: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ Four tables:
 - ``games``: one row per game: its configuration *including the seed* (never sent to a
   client before the end), status (``waiting`` for players, ``playing``, ``over``), the
   creator's client key (for the per-client quota), the takeover settings, whether the table
-  allows analysis (hints) and, once over, the result.
+  allows analysis (hints), the clock (time per move and the deadline of the move being
+  played: :mod:`.clocks`) and, once over, the result.
 - ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
   SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
   stored) and when the player was last seen (for takeover).
@@ -103,11 +104,17 @@ class GameRow(Base):
     analysis: Mapped[bool] = mapped_column(Boolean, server_default=false())
     #: When a person last acted (created, joined, left, moved, resigned): expiry counts from it.
     last_activity: Mapped[float] = mapped_column(Float)
+    #: The table's time per move (seconds, as chosen: the clock scale is not applied);
+    #: ``None``: no clock.
+    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: When the time of the move being played runs out; ``None`` without a clock or a move due.
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (
         Index(None, "status", "public", "created_at"),
         Index(None, "creator", "status"),
         Index(None, "status", "last_activity"),
+        Index(None, "status", "deadline"),
     )
 
 
@@ -250,11 +257,14 @@ class Store:
                     conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_ACTIONS}")
                     conn.commit()
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: bytes, now: float) -> bool:
+    def claim_seat(
+        self, game_id: str, seat: int, name: str, token_hash: bytes, now: float, deadline: float | None = None
+    ) -> bool:
         """Give an open human seat to a player; ``False`` if it is not open (taken already, by
         this or another process: the update is conditional), or if the game is not waiting
         for players any more. When it was the last open seat,
-        the game starts (status ``playing``) in the same transaction."""
+        the game starts (status ``playing``, with ``deadline`` for its first move) in the
+        same transaction."""
         with self._session.begin() as s:
             waiting = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == WAITING)
             claimed = s.execute(
@@ -275,7 +285,7 @@ class Store:
                 .select_from(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_(None))
             )
-            started = {} if still_open else {"status": PLAYING}
+            started: dict[str, Any] = {} if still_open else {"status": PLAYING, "deadline": deadline}
             s.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.status == WAITING)
@@ -340,29 +350,46 @@ class Store:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(status=status, last_activity=now))
             return status
 
-    def expire(self, waiting_before: float, playing_before: float) -> list[str]:
+    def expire(
+        self, waiting_before: float, playing_before: float, now: float | None = None, clock_idle: float = 0.0
+    ) -> list[str]:
         """Mark ``expired`` the games waiting with no activity since ``waiting_before`` and the
-        running ones with none since ``playing_before``; their ids."""
+        running ones with none since ``playing_before``; their ids. A game with a clock
+        expires only once it has also been idle for ``clock_idle`` times its time per move
+        (counted from ``now``): a correspondence game lives as long as its clock allows."""
         stale = or_(
             and_(GameRow.status == WAITING, GameRow.last_activity < waiting_before),
             and_(GameRow.status == PLAYING, GameRow.last_activity < playing_before),
         )
+        if now is not None:
+            clocked_fresh = and_(
+                GameRow.move_seconds.is_not(None),
+                GameRow.last_activity + GameRow.move_seconds * clock_idle >= now,
+            )
+            stale = and_(stale, ~clocked_fresh)
         with self._session.begin() as s:
             ids = list(s.scalars(select(GameRow.id).where(stale)))
             if ids:
                 s.execute(update(GameRow).where(GameRow.id.in_(ids), stale).values(status=EXPIRED))
             return ids
 
-    def append(self, game_id: str, action: ActionData, result: dict[str, Any] | None = None) -> None:
+    def append(
+        self,
+        game_id: str,
+        action: ActionData,
+        result: dict[str, Any] | None = None,
+        deadline: float | None = None,
+    ) -> None:
         """Append ``action`` to the history, committed when this returns. With ``result`` the
-        game is marked over in the same transaction. Raises :class:`VersionTaken` if an action
-        is already stored at ``action.version``."""
-        failure = self.append_batch([(game_id, action, result)])[0]
+        game is marked over in the same transaction (its deadline cleared); with
+        ``deadline`` that is the next move's. Raises :class:`VersionTaken` if an action is
+        already stored at ``action.version``."""
+        failure = self.append_batch([(game_id, action, result, deadline)])[0]
         if failure is not None:
             raise failure
 
     def append_batch(
-        self, items: Sequence[tuple[str, ActionData, dict[str, Any] | None]]
+        self, items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]]
     ) -> list[QuadropolisError | None]:
         """Append several games' actions in one transaction — one commit, one sync to disk
         for all (group commit). An action whose version is already stored is skipped (``INSERT
@@ -372,7 +399,7 @@ class Store:
         outcomes: list[QuadropolisError | None] = []
         # Core statements, not the ORM: this is the hot path of every move.
         with self.engine.begin() as conn:
-            for game_id, action, result in items:
+            for game_id, action, result, deadline in items:
                 # RETURNING tells whether the row went in (rowcount is unreliable here).
                 if conn.execute(self._insert_action, _action_row(game_id, action)).first() is None:
                     outcomes.append(VersionTaken(f"game {game_id}: version {action.version} is taken"))
@@ -380,8 +407,10 @@ class Store:
                 changes: dict[str, Any] = {}
                 if action.actor == "player":
                     changes["last_activity"] = action.created_at
+                if deadline is not None:
+                    changes["deadline"] = deadline
                 if result is not None:
-                    changes.update(status=OVER, result=result, finished_at=action.created_at)
+                    changes.update(status=OVER, result=result, finished_at=action.created_at, deadline=None)
                 if changes:
                     conn.execute(update(GameRow).where(GameRow.id == game_id).values(**changes))
                 outcomes.append(None)
@@ -431,14 +460,22 @@ class Store:
 
     def refresh(self, game_id: str, after: int) -> tuple[str, tuple[SeatData, ...], tuple[ActionData, ...]]:
         """What changed since version ``after``: the status, every seat, the actions after it."""
+        status, seats, actions, _ = self.refresh_clocked(game_id, after)
+        return status, seats, actions
+
+    def refresh_clocked(
+        self, game_id: str, after: int
+    ) -> tuple[str, tuple[SeatData, ...], tuple[ActionData, ...], float | None]:
+        """:meth:`refresh` and the game's deadline as stored now."""
         with self._session() as s:
-            status = s.scalar(select(GameRow.status).where(GameRow.id == game_id)) or WAITING
+            row = s.execute(select(GameRow.status, GameRow.deadline).where(GameRow.id == game_id)).first()
+            status, deadline = (row[0], row[1]) if row is not None else (WAITING, None)
             actions = s.scalars(
                 select(ActionRow)
                 .where(ActionRow.game_id == game_id, ActionRow.version > after)
                 .order_by(ActionRow.version)
             ).all()
-            return status, self._seats(s, [game_id])[game_id], tuple(_action(a) for a in actions)
+            return status, self._seats(s, [game_id])[game_id], tuple(_action(a) for a in actions), deadline
 
     def seats(self, game_id: str) -> tuple[SeatData, ...]:
         """The seats of a game as stored now."""
@@ -458,6 +495,8 @@ class Store:
                         or_(
                             and_(GameRow.status == WAITING, GameRow.last_activity >= waiting_since),
                             and_(GameRow.status == PLAYING, GameRow.last_activity >= playing_since),
+                            # a game with a clock is live until it ends or expires (see expire)
+                            and_(GameRow.status.in_((WAITING, PLAYING)), GameRow.move_seconds.is_not(None)),
                         ),
                     )
                 )
@@ -487,7 +526,11 @@ class Store:
         """Public games with ``status``: waiting ones oldest first (the lobby), running ones
         newest first (to watch), finished ones newest first (the replay list); with
         ``active_since``, only those with activity since then."""
-        fresh = true() if active_since is None else GameRow.last_activity >= active_since
+        fresh = (
+            true()
+            if active_since is None
+            else or_(GameRow.last_activity >= active_since, GameRow.move_seconds.is_not(None))
+        )
         order = {
             WAITING: GameRow.created_at.asc(),
             PLAYING: GameRow.created_at.desc(),
@@ -505,6 +548,22 @@ class Store:
                 GameSummary(r.id, r.config, r.status, r.created_at, r.finished_at, r.result, seats[r.id])
                 for r in rows
             ]
+
+    def due_clocks(self, now: float, limit: int = 100) -> tuple[list[str], float | None]:
+        """Running games whose move's time ran out by ``now`` (earliest first, at most
+        ``limit``), and the earliest deadline after ``now`` (``None`` if none)."""
+        with self._session() as s:
+            running = and_(GameRow.status == PLAYING, GameRow.deadline.is_not(None))
+            due = list(
+                s.scalars(
+                    select(GameRow.id)
+                    .where(running, GameRow.deadline <= now)
+                    .order_by(GameRow.deadline)
+                    .limit(limit)
+                )
+            )
+            upcoming = s.scalar(select(func.min(GameRow.deadline)).where(running, GameRow.deadline > now))
+            return due, upcoming
 
     def takeover_candidates(self) -> list[tuple[str, SeatData]]:
         """Human seats of running games that allow takeover, with when each was last seen."""
@@ -544,6 +603,8 @@ def _game_row(game: GameData) -> GameRow:
         result=None,
         analysis=game.analysis,
         last_activity=game.last_activity if game.last_activity is not None else game.created_at,
+        move_seconds=game.move_seconds,
+        deadline=game.deadline,
     )
 
 
@@ -610,6 +671,8 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         actions=tuple(_action(a) for a in actions),
         analysis=bool(row.analysis),
         last_activity=row.last_activity,
+        move_seconds=row.move_seconds,
+        deadline=row.deadline,
     )
 
 

@@ -15,7 +15,8 @@ Layout (documented in docs/protocol.md)::
      "name", "open", "host", "present", "bot_playing"}], "to_move", "phase", "round", "turn",
      "state" (the engine's state JSON without its config, face-down tiles' ids hidden),
      "legal_moves" (notation, for the seat to move), "scores" (projected, or final once
-     over), "last_actions", "result", "you", "can_undo"}
+     over), "last_actions", "result", "clock" (null, or {"move_seconds", "kind",
+     "deadline"}), "you", "can_undo"}
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..rules import legal_moves
 from ..scoring import CityScore
 from ..state import GameState
 from ..undo import check_undo
+from .clocks import kind
 from .data import PLAYING
 from .game import LiveGame
 
@@ -99,7 +101,7 @@ class ViewCache:
         self._options: tuple[int, list[dict[str, Any]]] = (-1, [])
 
     def public(self, game: LiveGame, presence: Sequence[SeatPresence]) -> dict[str, Any]:
-        key = (game.version, game.status, game.presence, tuple(presence))
+        key = (game.version, game.status, game.presence, game.deadline, tuple(presence))
         if key != self._key:
             self._value = _public(game, presence, self.score, self.build_options)
             self._text = ""
@@ -199,7 +201,17 @@ def _public(
         "last_actions": _last_actions(game),
         "result": result_view(game),
         "analysis": game.analysis,
+        "clock": _clock(game),
     }
+
+
+def _clock(game: LiveGame) -> dict[str, Any] | None:
+    """The table's clock (:mod:`.clocks`): its time per move as chosen, its kind, and the
+    deadline of the move being played (``null`` while none is due)."""
+    if game.move_seconds is None:
+        return None
+    due = game.deadline if game.status == PLAYING else None
+    return {"move_seconds": game.move_seconds, "kind": kind(game.move_seconds), "deadline": due}
 
 
 def public_state(state: GameState) -> dict[str, Any]:

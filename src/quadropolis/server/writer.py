@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import QuadropolisError
 from .data import ActionData
 
-Batch = Sequence[tuple[str, ActionData, dict[str, Any] | None]]
+#: (game, action, its result if it ends the game, the next move's deadline if the game has a clock)
+Batch = Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]]
 #: Runs ``Store.append_batch`` off the event loop (in the database thread).
 Runner = Callable[[Batch], Awaitable[list[QuadropolisError | None]]]
 
@@ -27,14 +28,19 @@ class Writer:
 
     def __init__(self, run: Runner) -> None:
         self._run = run
-        self._pending: list[tuple[str, ActionData, dict[str, Any] | None, asyncio.Future[None]]] = []
+        self._pending: list[
+            tuple[str, ActionData, dict[str, Any] | None, float | None, asyncio.Future[None]]
+        ] = []
         self._busy = False
         self._task: asyncio.Task[None] | None = None
 
-    async def append(self, game_id: str, action: ActionData, result: dict[str, Any] | None) -> None:
-        """Store ``action``; returns once committed, or raises what refused it."""
+    async def append(
+        self, game_id: str, action: ActionData, result: dict[str, Any] | None, deadline: float | None = None
+    ) -> None:
+        """Store ``action`` (with the next move's ``deadline``, if the game has a clock);
+        returns once committed, or raises what refused it."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, action, result, future))
+        self._pending.append((game_id, action, result, deadline, future))
         if not self._busy:
             self._busy = True
             self._task = asyncio.create_task(self._drain(), name="group-commit")
@@ -45,7 +51,7 @@ class Writer:
             while self._pending:
                 batch, self._pending = self._pending, []
                 try:
-                    outcomes = await self._run([(g, a, r) for g, a, r, _ in batch])
+                    outcomes = await self._run([(g, a, r, d) for g, a, r, d, _ in batch])
                 except BaseException as e:  # the whole transaction failed: so did each action
                     for *_, future in batch:
                         if not future.done():

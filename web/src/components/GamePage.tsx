@@ -4,7 +4,9 @@
 import { t } from "../i18n";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useTiles } from "../hooks";
+import { accountApi } from "../account";
 import { actingSeat } from "../play";
+import { badgeFavicon, notifyTurn } from "../turn";
 import { linkTo } from "../route";
 import { indexTiles } from "../tiles";
 import { loadTokens, rememberGame, saveToken } from "../tokens";
@@ -26,7 +28,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
     rememberGame(game);
   }, [game, seat, token]);
   const tokenList = useMemo(() => Object.values(tokens), [tokens]);
-  const handle = useGame(game, tokenList);
+  const handle = useGame(game, tokenList, useLoggedIn());
   const tiles = useTiles();
   const view = handle.view;
   const variants = view?.config.variants;
@@ -35,6 +37,7 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
   useEffect(() => {
     if (view) document.title = titleFor(view);
   }, [view]);
+  useTurnSignals(game, view);
 
   const badToken = handle.lastError?.code === "forbidden" && tokenList.length > 0 && (view?.you ?? []).length === 0;
 
@@ -83,6 +86,30 @@ export function GamePage({ game, seat, token }: { game: string; seat: number | n
       <Table view={view} handle={handle} tiles={index} tokens={tokens} />
     </>
   );
+}
+
+/** Whether this browser is logged in (then the account's seats are played here too). */
+function useLoggedIn(): boolean {
+  const [me, setMe] = useState(false);
+  useEffect(() => {
+    accountApi.me().then(
+      () => setMe(true),
+      () => setMe(false),
+    );
+  }, []);
+  return me;
+}
+
+/** The favicon's badge while it is this browser's turn, and a notification when the turn
+ *  comes (once per turn: keyed by the view's version when it came). */
+function useTurnSignals(game: string, view: View | null): void {
+  const mine = view !== null && view.status === "playing" && actingSeat(view) !== null;
+  const round = view?.round ?? 0;
+  useEffect(() => {
+    badgeFavicon(mine);
+    if (mine) notifyTurn(game, round);
+  }, [game, mine, round]);
+  useEffect(() => () => badgeFavicon(false), []);
 }
 
 function titleFor(view: View): string {

@@ -4,6 +4,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
+import { perMoveWords } from "./Clock";
 import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
 import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
 import { LEVEL_NAMES, levelWord, seatName, seatShapeWord } from "../seats";
@@ -201,7 +202,12 @@ export interface NewGameChoices {
   takeover: boolean;
   takeoverAfter: number;
   takeoverLevel: Level;
+  /** The clock: seconds per move (live or correspondence), or null for none. */
+  moveTime: number | null;
 }
+
+/** Times per move the form offers: live 1, 2 and 5 minutes; correspondence 1, 2 and 3 days. */
+export const MOVE_TIMES: readonly number[] = [60, 120, 300, 86400, 2 * 86400, 3 * 86400];
 
 /** What the server is asked to create (POST /api/games) for the form's choices. */
 export function createSpec(c: NewGameChoices): CreateSpec {
@@ -221,6 +227,7 @@ export function createSpec(c: NewGameChoices): CreateSpec {
     spec.takeover_after = c.takeoverAfter;
     spec.takeover_level = c.takeoverLevel;
   }
+  if (c.moveTime !== null) spec.move_time = c.moveTime;
   return spec;
 }
 
@@ -246,6 +253,7 @@ export const FIRST_CHOICES: NewGameChoices = {
   takeover: false,
   takeoverAfter: 120,
   takeoverLevel: "medium",
+  moveTime: null,
 };
 
 interface NewGameForm {
@@ -450,7 +458,37 @@ function MoreOptions({ form, levels }: { form: NewGameForm; levels: LevelDescrip
         <b>{t("lobby.optTakeover")}</b>
       </Check>
       {takeover && <TakeoverOptions form={form} levels={levels} />}
+      <MoveTime form={form} />
     </details>
+  );
+}
+
+function MoveTime({ form }: { form: NewGameForm }) {
+  const { moveTime } = form.choices;
+  return (
+    <div class="move-time">
+      <label>
+        {t("clock.label")}{" "}
+        <select
+          value={moveTime ?? ""}
+          data-testid="move-time"
+          onChange={(e) => {
+            const v = (e.target as HTMLSelectElement).value;
+            form.set({ moveTime: v === "" ? null : Number(v) });
+          }}
+        >
+          <option value="">{t("clock.none")}</option>
+          {MOVE_TIMES.map((s) => (
+            <option key={s} value={s}>
+              {perMoveWords(s)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p class="muted small" id="move-time-why">
+        {t("clock.why")}
+      </p>
+    </div>
   );
 }
 

@@ -8,6 +8,7 @@ import { SeatMark } from "./SeatMark";
 function byWhom(by: LastAction["by"]): string | null {
   if (by === "bot") return t("log.byBot");
   if (by === "takeover") return t("log.byTakeover");
+  if (by === "clock") return t("log.byClock");
   return null;
 }
 

@@ -11,6 +11,7 @@ import { ActionPanel } from "./ActionPanel";
 import { AnalysisPanel } from "./Analysis";
 import { ChatPanel, hasChat } from "./Chat";
 import { City } from "./City";
+import { ClockBar } from "./Clock";
 import { EndScreen } from "./EndScreen";
 import { Guide } from "./Guide";
 import { guidedGame } from "../guide";
@@ -56,6 +57,7 @@ export function Table({ view, handle, tiles, tokens }: { view: View; handle: Gam
     >
       <h1 class="sr-only">Quadropolis table</h1>
       <GameBar view={view} status={handle.status} tokens={tokens} />
+      <ClockBar view={view} you={table.you} />
       <Announcer view={view} acting={acting} />
       {table.handover !== null && <HandoverDialog view={view} seat={table.handover} onDone={table.endHandover} />}
       <div class={`table-grid players-${view.config.players}`}>

@@ -1,0 +1,206 @@
+"""Clocks (issue 23 item 3) on SQLite and PostgreSQL: a game's time per move, the deadline
+stored with every action, the bot playing the move whose time ran out (also after a restart,
+for a game no process has loaded), correspondence games outliving the usual expiry, and the
+migration ``0007`` upgrading a database of the previous version. The clock scale setting
+makes minutes and days short; the server's own clock is never replaced."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from server_helpers import database, insert_old_game
+
+from quadropolis.server.bot_pool import BotPool, new_executor
+from quadropolis.server.data import EXPIRED, PLAYING, WAITING, GameData, SeatData
+from quadropolis.server.migrations import current, upgrade
+from quadropolis.server.protocol import CreateGame, SeatSpec
+from quadropolis.server.service import GameService, NewGame
+from quadropolis.server.settings import Limits
+from quadropolis.server.storage import Store
+
+#: A minute per move lasts 1.2 seconds; a day 1728 seconds.
+SCALE = 0.02
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def executor() -> Iterator[ProcessPoolExecutor]:
+    pool = new_executor(1)
+    yield pool
+    pool.shutdown(cancel_futures=True)
+
+
+@contextlib.asynccontextmanager
+async def running(
+    url: str, executor: ProcessPoolExecutor, scale: float = SCALE
+) -> AsyncIterator[GameService]:
+    store = Store(url)
+    await asyncio.to_thread(store.upgrade)
+    bots = BotPool(1, executor=executor)
+    service = GameService(store, bots=bots, limits=Limits(clock_scale=scale), sweep_seconds=0.05)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.close()
+        store.close()
+
+
+def hotseat(move_time: float | None = 60) -> CreateGame:
+    """Two human seats both taken by the creator, a minute per move."""
+    return CreateGame(players=2, name="Ann", take=[0, 1], move_time=move_time)
+
+
+async def wait_for(predicate: object, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not predicate():  # type: ignore[operator]
+        assert time.monotonic() < end, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def test_the_bot_plays_the_move_whose_time_ran_out(db_url: str, executor: ProcessPoolExecutor) -> None:
+    async def go() -> None:
+        async with running(db_url, executor) as service:
+            before = time.time()
+            new = await service.create(hotseat(), "c")
+            game = await service.game(new.game)
+            clock = service.view(game)["clock"]
+            assert clock["move_seconds"] == 60 and clock["kind"] == "live"
+            assert before + 1.2 <= clock["deadline"] <= time.time() + 1.2
+            stored = await asyncio.to_thread(service.store.load, new.game)
+            assert stored is not None and stored.deadline == clock["deadline"] and stored.move_seconds == 60
+            await wait_for(lambda: game.version == 1, 10)
+            await the_next_move_has_its_own_time(service, new, clock["deadline"])
+
+    asyncio.run(go())
+
+
+async def the_next_move_has_its_own_time(service: GameService, new: NewGame, first_deadline: float) -> None:
+    game = await service.game(new.game)
+    timed_out = game.log[0]
+    assert timed_out.actor == "clock" and timed_out.seat == 0
+    assert timed_out.created_at >= first_deadline
+    # The next move's time starts with that move, stored with it.
+    assert game.deadline == pytest.approx(timed_out.created_at + 1.2)
+    stored = await asyncio.to_thread(service.store.load, new.game)
+    assert stored is not None and stored.deadline == game.deadline
+    # A move in time is the player's, and starts the next move's time.
+    seat = game.to_move
+    assert seat is not None
+    move = service.view(game)["legal_moves"][0]
+    action = await service.act(new.game, seat, new.tokens[seat], game.version, move)
+    assert action.actor == "player" and game.deadline == pytest.approx(action.created_at + 1.2)
+
+
+def test_a_game_without_a_clock_has_none(db_url: str, executor: ProcessPoolExecutor) -> None:
+    async def go() -> None:
+        async with running(db_url, executor) as service:
+            new = await service.create(hotseat(None), "c")
+            game = await service.game(new.game)
+            assert service.view(game)["clock"] is None and game.deadline is None
+            await asyncio.sleep(0.5)
+            assert game.version == 0
+
+    asyncio.run(go())
+
+
+def test_the_clock_starts_when_the_last_seat_is_taken(db_url: str, executor: ProcessPoolExecutor) -> None:
+    async def go() -> None:
+        async with running(db_url, executor, scale=1.0) as service:
+            new = await service.create(CreateGame(players=2, name="Ann", move_time=86400), "c")
+            game = await service.game(new.game)
+            assert game.status == WAITING and service.view(game)["clock"]["deadline"] is None
+            joined = time.time()
+            await service.join(new.game, 1, "Bob")
+            clock = service.view(game)["clock"]
+            assert clock["kind"] == "correspondence"
+            assert joined + 86400 <= clock["deadline"] <= time.time() + 86400
+
+    asyncio.run(go())
+
+
+def test_deadlines_pass_after_a_restart_with_nothing_loaded_at_start(
+    db_url: str, executor: ProcessPoolExecutor
+) -> None:
+    async def go() -> None:
+        async with running(db_url, executor) as first:
+            new = await first.create(hotseat(), "c")
+            deadline = (await first.game(new.game)).deadline
+        assert deadline is not None
+        await asyncio.sleep(max(0.0, deadline - time.time()) + 0.2)  # it passes while no server runs
+        async with running(db_url, executor) as second:
+            assert second.loads == 0 and second.loaded(new.game) is None
+            await wait_for(lambda: second.loaded(new.game) is not None, 10)
+            game = second.loaded(new.game)
+            assert game is not None
+            await wait_for(lambda: game.version >= 1, 10)
+            assert game.log[0].actor == "clock" and second.loads == 1
+
+    asyncio.run(go())
+
+
+def test_a_correspondence_game_outlives_the_usual_expiry(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        store.upgrade()
+        now = 1_000_000.0
+        seats = tuple(SeatData(i, "human", None, f"P{i}", bytes([i]) * 32, 1.0) for i in range(2))
+        config = {"mode": "classic", "players": 2, "seed": 7}
+        for game_id, status, idle, move_seconds in [
+            ("casual", PLAYING, 7200.0, None),  # two hours idle, no clock: expires
+            ("letter", PLAYING, 7200.0, 86400.0),  # two hours into a day per move: lives
+            ("asleep", PLAYING, 3 * 86400 + 1, 86400.0),  # three days without a person: expires
+            ("invite", WAITING, 7200.0, 86400.0),  # waiting for a friend for two hours: lives
+        ]:
+            store.insert_game(
+                GameData(game_id, config, status, True, "c", None, "easy", 0.0, None, None, seats,
+                         last_activity=now - idle, move_seconds=move_seconds)
+            )  # fmt: skip
+        expired = store.expire(now - 1800, now - 3600, now, 3.0)
+        assert sorted(expired) == ["asleep", "casual"]
+        assert [g.status for g in map(store.load, ["letter", "invite", "asleep"]) if g] == [
+            PLAYING,
+            WAITING,
+            EXPIRED,
+        ]
+        # A creator's quota counts a live correspondence game however long ago it was moved.
+        assert store.active_games_of("c", now - 1800, now - 3600) == 2
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("seconds", [59, 301, 86399, 3 * 86400 + 1, 0, -60])
+def test_times_per_move_outside_live_and_correspondence_are_refused(seconds: float) -> None:
+    with pytest.raises(ValidationError, match="1 to 3 days"):
+        CreateGame(move_time=seconds)
+    assert CreateGame(move_time=300, seats=[SeatSpec(), SeatSpec()]).move_time == 300
+
+
+def test_upgrading_a_database_of_the_previous_version_keeps_its_games(
+    db_url: str, executor: ProcessPoolExecutor
+) -> None:
+    store = Store(db_url)
+    try:
+        upgrade(store.engine, "0006")
+        insert_old_game(store.engine, "old")
+        upgrade(store.engine, "0007")
+        assert current(store.engine) == "0007"
+        store.upgrade()
+        old = store.load("old")
+        assert old is not None and old.status == PLAYING and [a.move for a in old.actions] == ["1T1"]
+        assert old.move_seconds is None and old.deadline is None  # no clock: plays as before
+        assert store.due_clocks(1e12) == ([], None)
+    finally:
+        store.close()
