@@ -39,7 +39,7 @@ def test_upgrading_a_database_of_the_previous_version_keeps_its_games(url: str) 
         store.insert_game(a_game("old"))
         store.append("old", ActionData(1, 0, "move", "1T1", None, "player", 2.0))
         before = store.load("old")
-        store.upgrade()
+        upgrade(store.engine, "0005")
         assert current(store.engine) == "0005"
         assert store.load("old") == before
         accounts = AccountStore(store.engine)

@@ -89,6 +89,9 @@ from .protocol import (
     SeatSummary,
     UndoRequest,
 )
+from .rating_service import RatingService
+from .rating_storage import RatingStore
+from .ratings_routes import router as ratings_router
 from .service import GameService
 from .settings import Settings
 from .storage import Store
@@ -190,6 +193,9 @@ def create_app(settings: Settings) -> FastAPI:
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
         _app.state.accounts = AccountService(AccountStore(store.engine), service)  # issue 23
+        ratings = RatingService(RatingStore(store.engine), service, AccountStore(store.engine))
+        await ratings.start()
+        _app.state.ratings = ratings
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
@@ -199,6 +205,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await hub.close()
+            await ratings.close()
             await service.close()
             bots.close()
             store.close()
@@ -221,6 +228,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     _routes(app, runtime)
     app.include_router(accounts_router)  # accounts and "My games" (issue 23): .accounts_routes
+    app.include_router(ratings_router)  # ratings, leaderboards, profiles (issue 23): .ratings_routes
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

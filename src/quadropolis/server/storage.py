@@ -617,3 +617,4 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
 # Their tables live in their own module but in this module's metadata, which the migrations
 # and their test compare against: importing it here registers them wherever storage is used.
 from . import account_storage as _account_storage  # noqa: E402,F401
+from . import rating_storage as _rating_storage  # noqa: E402,F401  (ratings, issue 23)
