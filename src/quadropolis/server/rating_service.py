@@ -147,11 +147,12 @@ class RatingService:
     async def changes(self, game_id: str) -> tuple[bool, list[SeatChange]]:
         """Whether finished ``game_id`` is settled yet, and its seats' rating changes (none
         if unrated). ``not_found`` if no such game."""
-        game = await self.games.game(game_id)
-        changes = await self._run(self.store.changes, game_id)
-        if changes or game.status != OVER:
-            return bool(changes), changes
-        return await self._run(self.store.is_settled, game_id), []
+        await self.games.game(game_id)
+        # Settled first: a game's changes are committed with its settling, so once it reads
+        # as settled its changes are there (the other order could miss both in between).
+        if not await self._run(self.store.is_settled, game_id):
+            return False, []
+        return True, await self._run(self.store.changes, game_id)
 
     async def profile(self, username: str) -> Profile:
         """The public profile of ``username``: ratings by mode, their history, the newest
