@@ -173,7 +173,7 @@ def test_profiles_read_results_history_and_reviews(store: Store) -> None:
     assert (played.game, played.seat, played.mode, played.players) == ("g", 1, "expert", 3)
     assert (played.place, played.score) == (result.ranks[1], result.totals[1])
     assert played.breakdown == result.scores[1].breakdown and played.reviewed
-    assert played.names == ("Bot (easy)", "P1", "Bot (easy)")
+    assert played.seats == (("Bot (easy)", "easy"), ("P1", None), ("Bot (easy)", "easy"))
     assert played.change is not None and played.change.after.sigma < INITIAL_SIGMA
     [point] = ratings.history(alice.id)
     assert (point.game, point.mode, point.rating.games) == ("g", "expert", 1)

@@ -135,7 +135,7 @@ class Standing:
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     """A finished game an account played: its seat, place, score, VP by category, the
-    game's names and settings, whether it has a review, and the rating change if rated."""
+    game's seats and settings, whether it has a review, and the rating change if rated."""
 
     game: str
     seat: int
@@ -145,7 +145,8 @@ class PlayedGame:
     place: int
     score: int
     breakdown: dict[str, int]
-    names: tuple[str, ...]
+    #: Each seat's name and, for a bot's seat, its level.
+    seats: tuple[tuple[str, str | None], ...]
     reviewed: bool
     change: SeatChange | None
 
@@ -349,12 +350,15 @@ class RatingStore:
             ]
 
 
-def _names(s: Session, game_ids: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
-    found: dict[str, list[str]] = {g: [] for g in game_ids}
-    for game_id, name in s.execute(
-        select(SeatRow.game_id, SeatRow.name).where(SeatRow.game_id.in_(game_ids)).order_by(SeatRow.seat)
+def _names(s: Session, game_ids: Sequence[str]) -> Mapping[str, tuple[tuple[str, str | None], ...]]:
+    """Each game's seats: the name, and the bot level of a bot's seat (else ``None``)."""
+    found: dict[str, list[tuple[str, str | None]]] = {g: [] for g in game_ids}
+    for game_id, name, kind, level in s.execute(
+        select(SeatRow.game_id, SeatRow.name, SeatRow.kind, SeatRow.level)
+        .where(SeatRow.game_id.in_(game_ids))
+        .order_by(SeatRow.seat)
     ).all():
-        found[game_id].append(name)
+        found[game_id].append((name, level if kind == "bot" else None))
     return {g: tuple(v) for g, v in found.items()}
 
 

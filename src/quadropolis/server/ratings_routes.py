@@ -82,9 +82,16 @@ class HistoryEntry(RatingOut):
     at: float
 
 
+class PlayedSeat(Body):
+    """A seat of a played game: its name, and the bot level if a bot finished it."""
+
+    name: str
+    bot: str | None
+
+
 class PlayedEntry(Body):
-    """A finished game on a profile: the player's seat, place (1 = won) and score, the seats'
-    names, the link to its replay, whether it has a review (shown by the replay page) and
+    """A finished game on a profile: the player's seat, place (1 = won) and score, the
+    seats, the link to its replay, whether it has a review (shown by the replay page) and
     the rating change (``null``: unrated)."""
 
     game: str
@@ -94,7 +101,7 @@ class PlayedEntry(Body):
     finished_at: float
     place: int
     score: int
-    names: list[str]
+    seats: list[PlayedSeat]
     replay: str
     reviewed: bool
     rating: SeatRating | None
@@ -216,7 +223,7 @@ def _played(g: PlayedGame) -> PlayedEntry:
         finished_at=g.finished_at,
         place=g.place,
         score=g.score,
-        names=list(g.names),
+        seats=[PlayedSeat(name=name, bot=bot) for name, bot in g.seats],
         replay=f"/?replay={g.game}",
         reviewed=g.reviewed,
         rating=None if g.change is None else _seat_rating(g.change),

@@ -5,6 +5,7 @@ import { LogoIcon } from "./Icons";
 import { JoinPage } from "./JoinPage";
 import { Lobby } from "./Lobby";
 import { Replay } from "./Replay";
+import { ProfilePage } from "./Profile";
 import { Help } from "./Help";
 import { t } from "../i18n";
 import { LanguageSwitcher, useLanguage } from "./LanguageSwitcher";
@@ -38,6 +39,7 @@ export function App() {
       {route.page === "join" && <JoinPage key={`${route.game}/${route.seat}`} game={route.game} seat={route.seat} />}
       {route.page === "game" && <GamePage key={route.game} game={route.game} seat={route.seat} token={route.token} />}
       {route.page === "replay" && <Replay key={route.game ?? "file"} game={route.game} />}
+      {route.page === "profile" && <ProfilePage key={route.player} username={route.player} />}
     </>
   );
 }

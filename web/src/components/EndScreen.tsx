@@ -10,6 +10,7 @@ import type { ConnectionStatus } from "../socket";
 import type { Placement, View } from "../types";
 import { City } from "./City";
 import { ConnectionBadge } from "./ConnectionBadge";
+import { GameRatings } from "./GameRatings";
 import { CheckIcon, CrossIcon, LeafIcon, PersonIcon, StarIcon } from "./Icons";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
@@ -107,6 +108,7 @@ export function EndScreen({ view, status }: { view: View; tiles: TileIndex | nul
       <div class="end-grid">
         <div class="end-main">
           <EndSummary view={view} />
+          <GameRatings view={view} />
           <div class="end-actions">
             <a class="btn btn-primary" href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
               {t("end.replay")}
