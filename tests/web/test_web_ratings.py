@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 from server_helpers import Server
-from web_helpers import new_page, no_script_errors, play_to_end, shot
+from web_helpers import new_page, no_script_errors, play_to_end, run_axe, shot
 
 NAME = "Rita_rated"
 PASSWORD = "a long secret"
@@ -60,6 +60,7 @@ def test_a_rated_game_against_a_bot_shows_on_the_end_screen_profile_and_leaderbo
     assert f"{mine['place']} of 2" in row.inner_text()
     assert "Classic, 2 players" in page.get_by_test_id("stats-classic-2").inner_text()
     shot(page, "profile", full_page=True)
+    assert run_axe(page) == []
     row.get_by_role("link").click()
     page.wait_for_url(re.compile(rf"replay={game}"))
 
@@ -69,6 +70,7 @@ def test_a_rated_game_against_a_bot_shows_on_the_end_screen_profile_and_leaderbo
     assert "Easy bot" in board.inner_text()
     board.scroll_into_view_if_needed()
     shot(page, "lobby-leaderboard")
+    assert run_axe(page) == []
     board.get_by_role("button", name="Expert").click()
     board.get_by_text("No rated game in this mode yet").wait_for()
     no_script_errors(page)
