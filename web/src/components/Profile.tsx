@@ -158,10 +158,15 @@ function PlayedRow({ g }: { g: PlayedGame }) {
       <td class="num">{t("profile.placeOf", { place: g.place, players: g.players })}</td>
       <td class="num">{t("table.vp", { score: g.score })}</td>
       <td class="num">{g.rating ? `${number1(g.rating.after.rating)} (${signed(g.rating.change)})` : t("profile.unratedGame")}</td>
-      <td>
+      <td class="played-links">
         <a class="btn btn-small" href={g.replay} onClick={linkTo(g.replay)}>
-          {g.reviewed ? t("profile.replayReview") : t("profile.replay")}
+          {t("profile.replay")}
         </a>
+        {g.reviewed && (
+          <a class="btn btn-small" href={`${g.replay}&review=1`} onClick={linkTo(`${g.replay}&review=1`)} data-testid="played-review">
+            {t("profile.review")}
+          </a>
+        )}
       </td>
     </tr>
   );
