@@ -136,10 +136,13 @@ def test_a_game_is_settled_once(store: Store) -> None:
 def test_concurrent_finishes_of_one_players_games_both_count(store: Store) -> None:
     accounts, ratings = AccountStore(store.engine), RatingStore(store.engine)
     alice = accounts.insert_account("Alice", "hash", 1.0)
-    results = {}
-    for i, level in enumerate(("easy", "medium")):
-        results[f"g{i}"] = finished_game(store, f"g{i}", (("human", None), ("bot", level)), seed=10 + i)
-        accounts.link_seats(alice.id, f"g{i}", [0])
+    # The same two rated players in both games, at swapped seats: updated in opposite seat
+    # orders they would deadlock on PostgreSQL; they must wait for each other instead.
+    human, easy = ("human", None), ("bot", "easy")
+    results = {"g0": finished_game(store, "g0", (human, easy), seed=10)}
+    results["g1"] = finished_game(store, "g1", (easy, human), seed=11)
+    accounts.link_seats(alice.id, "g0", [0])
+    accounts.link_seats(alice.id, "g1", [1])
     barrier = threading.Barrier(2)
 
     def settle(game_id: str) -> None:
@@ -152,14 +155,15 @@ def test_concurrent_finishes_of_one_players_games_both_count(store: Store) -> No
     for t in threads:
         t.join()
     assert ratings.ratings_of(alice.id)["classic"].games == 2
-    first, second = sorted(
-        (ratings.changes(g)[0] for g in results), key=lambda c: c.before.sigma, reverse=True
-    )
+    alices = [c for g in results for c in ratings.changes(g) if c.account == alice.id]
+    first, second = sorted(alices, key=lambda c: c.before.sigma, reverse=True)
     # The later update started from the earlier one's result: no update was lost.
     assert first.before == Rating(INITIAL_MU, INITIAL_SIGMA)
     assert (second.before.mu, second.before.sigma) == pytest.approx((first.after.mu, first.after.sigma))
     final = ratings.ratings_of(alice.id)["classic"]
     assert (final.mu, final.sigma) == pytest.approx((second.after.mu, second.after.sigma))
+    [bot] = [s for s in ratings.leaderboard("classic", 10) if s.bot == "easy"]
+    assert bot.rating.games == 2
 
 
 def test_profiles_read_results_history_and_reviews(store: Store) -> None:

@@ -190,7 +190,7 @@ class RatingStore:
         (:func:`~.ratings.entrants`), update its players' ratings — all in one transaction,
         once: ``False`` if the game was settled already (by this or another process).
 
-        The rows of ``settled_games`` is inserted first: on SQLite that takes the write lock
+        The row of ``settled_games`` is inserted first: on SQLite that takes the write lock
         before anything is read, so no other writer can change a rating in between. On
         PostgreSQL another process may: each rating is updated only if its game count is
         still the one read, else the transaction is rolled back and tried again."""
@@ -222,43 +222,10 @@ class RatingStore:
             )
             for i, sc in enumerate(result.scores)
         )
-        seats = list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-        held = {
-            seat: account
-            for seat, account in s.execute(
-                select(acc.AccountSeatRow.seat, acc.AccountSeatRow.account_id).where(
-                    acc.AccountSeatRow.game_id == game_id
-                )
-            )
-        }
-        moved = s.scalars(
-            select(ActionRow.seat).where(ActionRow.game_id == game_id, ActionRow.actor == "player").distinct()
-        )
-        who = entrants(game.config, game.status, [(r.kind, r.level) for r in seats], set(moved), held)
-        if who is None:
-            return True
-        mode = str(game.config["mode"])
-        before = {e: _rating(s, mode, e) for e in set(who)}
-        per_seat, after = rate(who, ranks, {e: r for e, (r, _) in before.items()})
-        for entrant, new in after.items():
-            _store_rating(s, mode, entrant, before[entrant], new, now)
-        s.add_all(
-            RatingChangeRow(
-                game_id=game_id,
-                seat=i,
-                mode=mode,
-                account_id=e.account,
-                bot=e.bot,
-                place=ranks[i],
-                mu_before=before[e][0].mu,
-                sigma_before=before[e][0].sigma,
-                mu_after=per_seat[i].mu,
-                sigma_after=per_seat[i].sigma,
-                created_at=now,
-            )
-            for i, e in enumerate(who)
-        )
-        s.execute(update(SettledGameRow).where(SettledGameRow.game_id == game_id).values(rated=True))
+        who = _entrants(s, game)
+        if who is not None:
+            _rate(s, game_id, str(game.config["mode"]), who, ranks, now)
+            s.execute(update(SettledGameRow).where(SettledGameRow.game_id == game_id).values(rated=True))
         return True
 
     # --- reads -------------------------------------------------------------------------
@@ -348,6 +315,52 @@ class RatingStore:
                 )
                 for g, r in rows
             ]
+
+
+def _entrants(s: Session, game: GameRow) -> tuple[Entrant, ...] | None:
+    """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
+    seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
+    held = {
+        seat: account
+        for seat, account in s.execute(
+            select(acc.AccountSeatRow.seat, acc.AccountSeatRow.account_id).where(
+                acc.AccountSeatRow.game_id == game.id
+            )
+        )
+    }
+    moved = s.scalars(
+        select(ActionRow.seat).where(ActionRow.game_id == game.id, ActionRow.actor == "player").distinct()
+    )
+    return entrants(game.config, game.status, [(r.kind, r.level) for r in seats], set(moved), held)
+
+
+def _rate(
+    s: Session, game_id: str, mode: str, who: tuple[Entrant, ...], ranks: tuple[int, ...], now: float
+) -> None:
+    """Update the ratings of ``who`` (one per seat) by the game's places, and keep each seat's
+    change. Rows are written in one fixed order (accounts by id, then bot levels), so two
+    games settled at once on PostgreSQL wait for each other instead of deadlocking."""
+    order = sorted(set(who), key=lambda e: (e.account is None, e.account or 0, e.bot or ""))
+    before = {e: _rating(s, mode, e) for e in order}
+    per_seat, after = rate(who, ranks, {e: r for e, (r, _) in before.items()})
+    for entrant in order:
+        _store_rating(s, mode, entrant, before[entrant], after[entrant], now)
+    s.add_all(
+        RatingChangeRow(
+            game_id=game_id,
+            seat=i,
+            mode=mode,
+            account_id=e.account,
+            bot=e.bot,
+            place=ranks[i],
+            mu_before=before[e][0].mu,
+            sigma_before=before[e][0].sigma,
+            mu_after=per_seat[i].mu,
+            sigma_after=per_seat[i].sigma,
+            created_at=now,
+        )
+        for i, e in enumerate(who)
+    )
 
 
 def _names(s: Session, game_ids: Sequence[str]) -> Mapping[str, tuple[tuple[str, str | None], ...]]:
