@@ -123,13 +123,17 @@ class RatingService:
         done = 0
         while True:
             ids = await self._run(self.store.unsettled, BACKLOG_BATCH)
-            if not ids:
-                return done
+            progress = False
             for game_id in ids:
                 game = await self._run(_replayed, self.games.store, game_id)
-                if game is not None and game.result is not None:
-                    done += await self._run(self.store.settle, game_id, game.result, self.clock())
-                    self._remember(game_id)
+                if game is None or game.result is None:
+                    log.warning("finished game %s does not replay to its end: not settled", game_id)
+                    continue
+                done += await self._run(self.store.settle, game_id, game.result, self.clock())
+                self._remember(game_id)
+                progress = True
+            if not progress:  # none left (or only games that cannot be settled)
+                return done
 
     async def _backlog_forever(self) -> None:
         while True:
