@@ -18,7 +18,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -34,7 +35,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
@@ -44,7 +45,7 @@ from ..outcome import Outcome
 from . import account_storage as acc
 from .data import OVER
 from .ratings import Entrant, Rating, entrants, rate
-from .storage import ActionRow, Base, GameRow, ReviewRow, SeatRow
+from .storage import SYNC_ACTIONS, SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
 ATTEMPTS: Final = 8
@@ -169,6 +170,7 @@ class RatingStore:
     """Every read and write of results and ratings, on the games' engine."""
 
     def __init__(self, engine: Engine) -> None:
+        self._engine = engine
         self._session = sessionmaker(engine, expire_on_commit=False)
 
     def unsettled(self, limit: int) -> list[str]:
@@ -193,10 +195,15 @@ class RatingStore:
         The row of ``settled_games`` is inserted first: on SQLite that takes the write lock
         before anything is read, so no other writer can change a rating in between. On
         PostgreSQL another process may: each rating is updated only if its game count is
-        still the one read, else the transaction is rolled back and tried again."""
+        still the one read, else the transaction is rolled back and tried again.
+
+        On SQLite the commit is not synced to disk on its own (:data:`~.storage.SYNC_NEW_GAME`,
+        as for a new game): the next move's commit syncs it, and a settling lost to a power
+        cut is redone from the stored game at the next start (nothing else depends on it).
+        So a game's end costs the games' single writer no extra sync."""
         for _ in range(ATTEMPTS):
             try:
-                with self._session.begin() as s:
+                with self._unsynced() as conn, Session(conn, expire_on_commit=False) as s, s.begin():
                     return self._settle(s, game_id, result, now)
             except _Moved:
                 continue
@@ -204,6 +211,22 @@ class RatingStore:
                 if self.is_settled(game_id):
                     return False
         raise _Moved(f"game {game_id}: ratings kept changing while it was settled")
+
+    @contextlib.contextmanager
+    def _unsynced(self) -> Iterator[Connection]:
+        """A connection whose commits SQLite does not sync (back to :data:`~.storage.SYNC_ACTIONS`
+        after); any connection elsewhere."""
+        sqlite = self._engine.dialect.name == "sqlite"
+        with self._engine.connect() as conn:
+            if sqlite:
+                conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_NEW_GAME}")
+                conn.commit()
+            try:
+                yield conn
+            finally:
+                if sqlite:
+                    conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_ACTIONS}")
+                    conn.commit()
 
     def is_settled(self, game_id: str) -> bool:
         with self._session() as s:
