@@ -1,21 +1,26 @@
 // Where the page is: the lobby, a game (to play or watch), an invite, or the replay viewer.
 // Links come from the server: seat links `/?game=ID&seat=0#token=TOKEN` (the token stays in
 // the fragment, never sent to a server), invites `/?game=ID&join=1`, watch links `/?game=ID`.
-// The client adds `/?replay=ID` (a stored finished game), `/?replay=file` (an uploaded record)
-// and `/?daily` (the daily challenge; `/?daily=YYYY-MM-DD` a past day's).
+// The client adds `/?replay=ID` (a stored finished game), `/?replay=file` (an uploaded record),
+// `/?daily` (the daily challenge; `/?daily=YYYY-MM-DD` a past day's) and `/?player=NAME`
+// (a player's profile).
 
 export type Route =
   | { page: "lobby" }
   | { page: "game"; game: string; seat: number | null; token: string | null }
   | { page: "join"; game: string; seat: number }
   | { page: "replay"; game: string | null }
-  | { page: "daily"; day: string | null };
+  | { page: "daily"; day: string | null }
+  | { page: "profile"; player: string };
 
 const GAME_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const USERNAME = /^[A-Za-z0-9_-]{1,64}$/;
 const TOKEN = /^[A-Za-z0-9_-]{8,128}$/;
 
 export function parseRoute(search: string, hash: string): Route {
   const q = new URLSearchParams(search);
+  const player = q.get("player");
+  if (player !== null && USERNAME.test(player)) return { page: "profile", player };
   const replay = q.get("replay");
   if (replay !== null) {
     return { page: "replay", game: replay && replay !== "file" && GAME_ID.test(replay) ? replay : null };

@@ -33,7 +33,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
 from .account_storage import AccountData, AccountStore, HeldGame, UsernameTaken
-from .errors import BadAccount, Forbidden, NotFound, NotLoggedIn, RateLimited
+from .errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
 from .errors import UsernameTaken as UsernameTakenError
 from .protocol import CreateGame
 from .service import GameService, HeldByAccount, NewGame
@@ -254,13 +254,6 @@ class AccountService:
     async def _confirm(self, account: AccountData, password: str) -> None:
         if not await self._run(self._verify, account.password_hash, password):
             raise Forbidden("wrong password")
-
-    async def profile(self, username: str) -> tuple[AccountData, int]:
-        """A player's public profile: the account and how many finished games it played."""
-        account = await self._run(self.store.by_username, username) if len(username) <= 64 else None
-        if account is None:
-            raise NotFound("no such player")
-        return account, await self._run(self.store.finished_games, account.id)
 
     # --- seats -------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ DELETE  ``/api/session``                     log out
 GET     ``/api/me``                          the logged-in account
 PUT     ``/api/me/password``                 change the password
 DELETE  ``/api/me``                          delete the account (its games stay)
-GET     ``/api/players/{username}``          a player's public profile
+GET     ``/api/players/{username}``          a player's public profile (:mod:`.ratings_routes`)
 GET     ``/api/me/games``                    "My games": your turn, waiting, playing, finished
 POST    ``/api/me/games``                    create a game whose taken seats are the account's
 POST    ``/api/me/games/{id}/seats/{seat}``  take an open seat for the account
@@ -82,14 +82,6 @@ class Confirm(Body):
 class Me(Body):
     username: str
     joined: float
-
-
-class Profile(Body):
-    """A player's public profile: name, when they joined, finished games played."""
-
-    username: str
-    joined: float
-    games_played: int
 
 
 class MyGame(Body):
@@ -205,13 +197,6 @@ async def delete_me(body: Confirm, response: Response, account: Account, service
     """Delete the account. Its games stay; its seats are shown as "Former player"."""
     await service.delete(account, body.password)
     response.delete_cookie(COOKIE, path="/")
-
-
-@router.get("/api/players/{username}", tags=["accounts"])
-async def profile(username: str, service: Service) -> Profile:
-    """A player's public profile."""
-    account, played = await service.profile(username)
-    return Profile(username=account.username, joined=account.created_at, games_played=played)
 
 
 # --- seats of the account --------------------------------------------------------------

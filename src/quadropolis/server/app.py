@@ -90,6 +90,9 @@ from .protocol import (
     SeatSummary,
     UndoRequest,
 )
+from .rating_service import RatingService
+from .rating_storage import RatingStore
+from .ratings_routes import router as ratings_router
 from .rematch import RematchService
 from .service import GameService
 from .settings import Settings
@@ -203,6 +206,9 @@ def create_app(settings: Settings) -> FastAPI:
             RematchService(social, service, hub.offer_rematch),
             holder["runtime"].rates,
         )
+        ratings = RatingService(RatingStore(store.engine), service, account_store)
+        await ratings.start()
+        _app.state.ratings = ratings
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.
@@ -212,6 +218,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await hub.close()
+            await ratings.close()
             await service.close()
             bots.close()
             store.close()
@@ -235,6 +242,7 @@ def create_app(settings: Settings) -> FastAPI:
     _routes(app, runtime)
     app.include_router(accounts_router)  # accounts and "My games" (issue 23): .accounts_routes
     app.include_router(social_router)  # the daily challenge and rematches: .social_routes
+    app.include_router(ratings_router)  # ratings, leaderboards, profiles (issue 23): .ratings_routes
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { accountApi, type Me, type MyGame, type MyGames } from "../account";
 import { ApiError } from "../api";
+import { profileUrl } from "../ratings";
 import { gameUrl, linkTo } from "../route";
 
 /** Who is logged in: `undefined` while asking, `null` for a guest. */
@@ -88,7 +89,10 @@ function SignedIn({ me, onLogout }: { me: Me; onLogout: () => void }) {
   return (
     <div data-testid="my-games">
       <p class="account-who">
-        Logged in as <b>{me.username}</b>{" "}
+        Logged in as{" "}
+        <a href={profileUrl(me.username)} onClick={linkTo(profileUrl(me.username))} data-testid="my-profile">
+          <b>{me.username}</b>
+        </a>{" "}
         <button type="button" class="btn btn-small" onClick={logout}>
           Log out
         </button>

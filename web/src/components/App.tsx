@@ -6,6 +6,7 @@ import { JoinPage } from "./JoinPage";
 import { Lobby } from "./Lobby";
 import { Replay } from "./Replay";
 import { DailyPage } from "./Daily";
+import { ProfilePage } from "./Profile";
 import { Help } from "./Help";
 import { t } from "../i18n";
 import { LanguageSwitcher, useLanguage } from "./LanguageSwitcher";
@@ -43,6 +44,7 @@ export function App() {
       {route.page === "game" && <GamePage key={route.game} game={route.game} seat={route.seat} token={route.token} />}
       {route.page === "daily" && <DailyPage key={route.day ?? "today"} day={route.day} />}
       {route.page === "replay" && <Replay key={route.game ?? "file"} game={route.game} />}
+      {route.page === "profile" && <ProfilePage key={route.player} username={route.player} />}
     </>
   );
 }

@@ -14,6 +14,7 @@ import { City } from "./City";
 import { DailyResult } from "./Daily";
 import { RematchBar } from "./Rematch";
 import { ConnectionBadge } from "./ConnectionBadge";
+import { GameRatings } from "./GameRatings";
 import { CheckIcon, CrossIcon, LeafIcon, PersonIcon, StarIcon } from "./Icons";
 import { ActionLog } from "./Log";
 import { ScoreSheet } from "./ScoreSheet";
@@ -120,6 +121,7 @@ export function EndScreen({
       <div class="end-grid">
         <div class="end-main">
           <EndSummary view={view} />
+          <GameRatings view={view} />
           <RematchBar game={game} tokens={tokens} offered={handle?.rematch ?? null} />
           <div class="end-actions">
             <a class="btn btn-primary" href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>

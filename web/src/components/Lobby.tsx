@@ -15,6 +15,7 @@ import { loadTokens, playerName, recentGames, saveToken, savePlayerName } from "
 import { isLevel, LEVELS, type Created, type GameListEntry, type Level, type Mode } from "../types";
 import { accountApi } from "../account";
 import { AccountPanel } from "./Account";
+import { Leaderboard } from "./Leaderboard";
 import { CopyButton } from "./CopyButton";
 import { BuildingIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
@@ -109,6 +110,7 @@ export function Lobby() {
         </div>
         <div class="lobby-lists">
           <AccountPanel />
+          <Leaderboard />
           <YourGames />
           <GameList status="waiting" title={t("lobby.waiting")} empty={t("lobby.waitingEmpty")} />
           <GameList status="playing" title={t("lobby.playing")} empty={t("lobby.playingEmpty")} hideOnError />

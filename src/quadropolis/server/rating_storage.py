@@ -1,0 +1,439 @@
+"""Storage of ratings and results (issue 23): the tables and the repository of
+:mod:`.rating_service`. Like :mod:`.storage`, it hands out plain values and is synchronous
+(called from worker threads). Created by migration ``0006``:
+
+- ``settled_games``: one row per finished game once its results are kept (and, if it is
+  rated, its ratings updated): whether it was rated. Its primary key is what makes settling
+  happen once: a second attempt (a retry after a crash, another server process) fails to
+  insert it and changes nothing.
+- ``seat_results``: every seat of every settled game: its R13 place, its score and its VP by
+  score-sheet category (for the profiles' statistics without replaying games).
+- ``ratings``: one row per rated player per mode: an account or a bot level, μ, σ, the
+  ordinal μ − 3σ (indexed: the leaderboard's order), and how many rated games it counts
+  (which doubles as the row's version: see :meth:`RatingStore.settle`). An account's rows go
+  with it when it is deleted.
+- ``rating_changes``: each seat of each rated game: who (account or bot level; the account
+  is cleared when it is deleted, so its seats read as a former player's), the place, and the
+  rating before and after."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+
+from ..outcome import Outcome
+
+# The module, not its names: storage imports both table modules, in either order.
+from . import account_storage as acc
+from .data import OVER
+from .ratings import Entrant, Rating, entrants, rate
+from .storage import SYNC_ACTIONS, SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
+
+#: Attempts at settling a game whose players' ratings another process changed meanwhile.
+ATTEMPTS: Final = 8
+
+
+class SettledGameRow(Base):
+    __tablename__ = "settled_games"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    settled_at: Mapped[float] = mapped_column(Float)
+
+
+class SeatResultRow(Base):
+    __tablename__ = "seat_results"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    place: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    #: VP by score-sheet category (``CityScore.breakdown``).
+    breakdown: Mapped[dict[str, int]] = mapped_column(JSON)
+
+
+class RatingRow(Base):
+    __tablename__ = "ratings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+    )
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        UniqueConstraint("mode", "account_id"),
+        UniqueConstraint("mode", "bot"),
+        Index(None, "mode", "ordinal"),
+    )
+
+
+class RatingChangeRow(Base):
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index(None, "account_id", "mode", "created_at"),)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A seat's rating change in one rated game."""
+
+    seat: int
+    account: int | None
+    bot: str | None
+    place: int
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A leaderboard line: the player (username or bot level) and the rating."""
+
+    username: str | None
+    bot: str | None
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game an account played: its seat, place, score, VP by category, the
+    game's seats and settings, whether it has a review, and the rating change if rated."""
+
+    game: str
+    seat: int
+    mode: str
+    players: int
+    finished_at: float
+    place: int
+    score: int
+    breakdown: dict[str, int]
+    #: Each seat's name and, for a bot's seat, its level.
+    seats: tuple[tuple[str, str | None], ...]
+    reviewed: bool
+    change: SeatChange | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    """An account's rating in ``mode`` right after ``game``."""
+
+    game: str
+    mode: str
+    at: float
+    rating: Rating
+
+
+class _Moved(Exception):
+    """A player's rating changed since it was read (another process settled a game)."""
+
+
+class RatingStore:
+    """Every read and write of results and ratings, on the games' engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._session = sessionmaker(engine, expire_on_commit=False)
+
+    def unsettled(self, limit: int) -> list[str]:
+        """Finished games whose results are not kept yet, oldest first (the first
+        ``limit``): those a crash interrupted, and those finished before ratings existed."""
+        with self._session() as s:
+            settled = select(SettledGameRow.game_id).where(SettledGameRow.game_id == GameRow.id)
+            return list(
+                s.scalars(
+                    select(GameRow.id)
+                    .where(GameRow.status == OVER, ~settled.exists())
+                    .order_by(GameRow.finished_at, GameRow.id)
+                    .limit(limit)
+                )
+            )
+
+    def settle(self, game_id: str, result: Outcome, now: float) -> bool:
+        """Keep the results of finished ``game_id`` and, if it is rated
+        (:func:`~.ratings.entrants`), update its players' ratings — all in one transaction,
+        once: ``False`` if the game was settled already (by this or another process).
+
+        The row of ``settled_games`` is inserted first: on SQLite that takes the write lock
+        before anything is read, so no other writer can change a rating in between. On
+        PostgreSQL another process may: each rating is updated only if its game count is
+        still the one read, else the transaction is rolled back and tried again.
+
+        On SQLite the commit is not synced to disk on its own (:data:`~.storage.SYNC_NEW_GAME`,
+        as for a new game): the next move's commit syncs it, and a settling lost to a power
+        cut is redone from the stored game at the next start (nothing else depends on it).
+        So a game's end costs the games' single writer no extra sync."""
+        for _ in range(ATTEMPTS):
+            try:
+                with self._unsynced() as conn, Session(conn, expire_on_commit=False) as s, s.begin():
+                    return self._settle(s, game_id, result, now)
+            except _Moved:
+                continue
+            except IntegrityError:
+                if self.is_settled(game_id):
+                    return False
+        raise _Moved(f"game {game_id}: ratings kept changing while it was settled")
+
+    @contextlib.contextmanager
+    def _unsynced(self) -> Iterator[Connection]:
+        """A connection whose commits SQLite does not sync (back to :data:`~.storage.SYNC_ACTIONS`
+        after); any connection elsewhere."""
+        sqlite = self._engine.dialect.name == "sqlite"
+        with self._engine.connect() as conn:
+            if sqlite:
+                conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_NEW_GAME}")
+                conn.commit()
+            try:
+                yield conn
+            finally:
+                if sqlite:
+                    conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_ACTIONS}")
+                    conn.commit()
+
+    def is_settled(self, game_id: str) -> bool:
+        with self._session() as s:
+            return s.get(SettledGameRow, game_id) is not None
+
+    def _settle(self, s: Session, game_id: str, result: Outcome, now: float) -> bool:
+        s.add(SettledGameRow(game_id=game_id, rated=False, settled_at=now))
+        s.flush()
+        game = s.get(GameRow, game_id)
+        if game is None or game.status != OVER:
+            raise ValueError(f"game {game_id} is not finished")
+        ranks = result.ranks
+        s.add_all(
+            SeatResultRow(
+                game_id=game_id, seat=i, place=ranks[i], score=sc.total, breakdown=dict(sc.breakdown)
+            )
+            for i, sc in enumerate(result.scores)
+        )
+        who = _entrants(s, game)
+        if who is not None:
+            _rate(s, game_id, str(game.config["mode"]), who, ranks, now)
+            s.execute(update(SettledGameRow).where(SettledGameRow.game_id == game_id).values(rated=True))
+        return True
+
+    # --- reads -------------------------------------------------------------------------
+
+    def changes(self, game_id: str) -> list[SeatChange]:
+        """The rating change of each seat of ``game_id`` (``[]`` if unrated or not settled)."""
+        with self._session() as s:
+            rows = s.scalars(
+                select(RatingChangeRow)
+                .where(RatingChangeRow.game_id == game_id)
+                .order_by(RatingChangeRow.seat)
+            )
+            return [_change(r) for r in rows]
+
+    def leaderboard(self, mode: str, limit: int, offset: int = 0) -> list[Standing]:
+        """The rated players of ``mode``, best ordinal first (accounts and bot levels)."""
+        with self._session() as s:
+            rows = s.execute(
+                select(RatingRow, acc.AccountRow.username)
+                .outerjoin(acc.AccountRow, acc.AccountRow.id == RatingRow.account_id)
+                .where(RatingRow.mode == mode)
+                .order_by(RatingRow.ordinal.desc(), RatingRow.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+            return [Standing(name, r.bot, Rating(r.mu, r.sigma, r.games)) for r, name in rows]
+
+    def ratings_of(self, account_id: int) -> dict[str, Rating]:
+        """The account's rating in each mode it has played rated games in."""
+        with self._session() as s:
+            rows = s.scalars(select(RatingRow).where(RatingRow.account_id == account_id))
+            return {r.mode: Rating(r.mu, r.sigma, r.games) for r in rows}
+
+    def history(self, account_id: int) -> list[HistoryPoint]:
+        """The account's rating after each of its rated games, oldest first."""
+        with self._session() as s:
+            rows = s.scalars(
+                select(RatingChangeRow)
+                .where(RatingChangeRow.account_id == account_id)
+                .order_by(RatingChangeRow.created_at, RatingChangeRow.game_id)
+            )
+            out, games = [], dict.fromkeys(("classic", "expert"), 0)
+            for r in rows:
+                games[r.mode] = games.get(r.mode, 0) + 1
+                out.append(
+                    HistoryPoint(
+                        r.game_id, r.mode, r.created_at, Rating(r.mu_after, r.sigma_after, games[r.mode])
+                    )
+                )
+            return out
+
+    def played(self, account_id: int, limit: int) -> list[PlayedGame]:
+        """The settled games the account played, newest first (at most ``limit``)."""
+        with self._session() as s:
+            rows = s.execute(
+                select(GameRow, SeatResultRow)
+                .join(acc.AccountSeatRow, acc.AccountSeatRow.game_id == GameRow.id)
+                .join(
+                    SeatResultRow,
+                    (SeatResultRow.game_id == acc.AccountSeatRow.game_id)
+                    & (SeatResultRow.seat == acc.AccountSeatRow.seat),
+                )
+                .where(acc.AccountSeatRow.account_id == account_id)
+                .order_by(GameRow.finished_at.desc(), GameRow.id, SeatResultRow.seat)
+                .limit(limit)
+            ).all()
+            ids = sorted({g.id for g, _ in rows})
+            names = _names(s, ids)
+            reviewed = set(s.scalars(select(ReviewRow.game_id).where(ReviewRow.game_id.in_(ids))))
+            changes = {
+                (c.game_id, c.seat): _change(c)
+                for c in s.scalars(select(RatingChangeRow).where(RatingChangeRow.game_id.in_(ids)))
+            }
+            return [
+                PlayedGame(
+                    g.id,
+                    r.seat,
+                    str(g.config["mode"]),
+                    int(g.config["players"]),
+                    g.finished_at or 0.0,
+                    r.place,
+                    r.score,
+                    dict(r.breakdown),
+                    names[g.id],
+                    g.id in reviewed,
+                    changes.get((g.id, r.seat)),
+                )
+                for g, r in rows
+            ]
+
+
+def _entrants(s: Session, game: GameRow) -> tuple[Entrant, ...] | None:
+    """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
+    seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
+    held = {
+        seat: account
+        for seat, account in s.execute(
+            select(acc.AccountSeatRow.seat, acc.AccountSeatRow.account_id).where(
+                acc.AccountSeatRow.game_id == game.id
+            )
+        )
+    }
+    moved = s.scalars(
+        select(ActionRow.seat).where(ActionRow.game_id == game.id, ActionRow.actor == "player").distinct()
+    )
+    return entrants(game.config, game.status, [(r.kind, r.level) for r in seats], set(moved), held)
+
+
+def _rate(
+    s: Session, game_id: str, mode: str, who: tuple[Entrant, ...], ranks: tuple[int, ...], now: float
+) -> None:
+    """Update the ratings of ``who`` (one per seat) by the game's places, and keep each seat's
+    change. Rows are written in one fixed order (accounts by id, then bot levels), so two
+    games settled at once on PostgreSQL wait for each other instead of deadlocking."""
+    order = sorted(set(who), key=lambda e: (e.account is None, e.account or 0, e.bot or ""))
+    before = {e: _rating(s, mode, e) for e in order}
+    per_seat, after = rate(who, ranks, {e: r for e, (r, _) in before.items()})
+    for entrant in order:
+        _store_rating(s, mode, entrant, before[entrant], after[entrant], now)
+    s.add_all(
+        RatingChangeRow(
+            game_id=game_id,
+            seat=i,
+            mode=mode,
+            account_id=e.account,
+            bot=e.bot,
+            place=ranks[i],
+            mu_before=before[e][0].mu,
+            sigma_before=before[e][0].sigma,
+            mu_after=per_seat[i].mu,
+            sigma_after=per_seat[i].sigma,
+            created_at=now,
+        )
+        for i, e in enumerate(who)
+    )
+
+
+def _names(s: Session, game_ids: Sequence[str]) -> Mapping[str, tuple[tuple[str, str | None], ...]]:
+    """Each game's seats: the name, and the bot level of a bot's seat (else ``None``)."""
+    found: dict[str, list[tuple[str, str | None]]] = {g: [] for g in game_ids}
+    for game_id, name, kind, level in s.execute(
+        select(SeatRow.game_id, SeatRow.name, SeatRow.kind, SeatRow.level)
+        .where(SeatRow.game_id.in_(game_ids))
+        .order_by(SeatRow.seat)
+    ).all():
+        found[game_id].append((name, level if kind == "bot" else None))
+    return {g: tuple(v) for g, v in found.items()}
+
+
+def _key(mode: str, entrant: Entrant) -> Any:
+    if entrant.account is not None:
+        return (RatingRow.mode == mode) & (RatingRow.account_id == entrant.account)
+    return (RatingRow.mode == mode) & (RatingRow.bot == entrant.bot)
+
+
+def _rating(s: Session, mode: str, entrant: Entrant) -> tuple[Rating, bool]:
+    """The entrant's rating in ``mode`` (a new player's if none) and whether it is stored."""
+    row = s.scalar(select(RatingRow).where(_key(mode, entrant)))
+    return (Rating(), False) if row is None else (Rating(row.mu, row.sigma, row.games), True)
+
+
+def _store_rating(
+    s: Session, mode: str, entrant: Entrant, before: tuple[Rating, bool], new: Rating, now: float
+) -> None:
+    """Write ``new`` over ``before`` (:class:`_Moved` if the stored row changed since read;
+    an ``IntegrityError`` if another process inserted the player's first rating meanwhile)."""
+    values = {"mu": new.mu, "sigma": new.sigma, "ordinal": new.ordinal, "games": new.games, "updated_at": now}
+    old, stored = before
+    if not stored:
+        s.add(RatingRow(mode=mode, account_id=entrant.account, bot=entrant.bot, **values))
+        s.flush()
+        return
+    done = s.execute(
+        update(RatingRow).where(_key(mode, entrant), RatingRow.games == old.games).values(**values)
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise _Moved(mode)
+
+
+def _change(r: RatingChangeRow) -> SeatChange:
+    return SeatChange(
+        r.seat,
+        r.account_id,
+        r.bot,
+        r.place,
+        Rating(r.mu_before, r.sigma_before),
+        Rating(r.mu_after, r.sigma_after),
+    )
