@@ -31,6 +31,7 @@ class SearchLevel:
     workers: int
     horizon: int
     seconds: float
+    fed: float = 0.0
 
 
 #: ``easy``: how often it plays a uniformly random legal move instead of the greedy one.
