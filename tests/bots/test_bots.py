@@ -327,9 +327,7 @@ def test_horizon_and_credit_options() -> None:
 def test_fed_option_and_levels() -> None:
     assert make_bot("mcts").params["fed"] == 0.0  # type: ignore[attr-defined]
     assert make_bot("mcts:fed=0.5").params["fed"] == 0.5  # type: ignore[attr-defined]
-    for level in ("medium", "hard", "expert"):
-        assert make_bot(level).params["fed"] == SEARCH_LEVELS[level].fed  # type: ignore[attr-defined]
-        assert make_bot(f"{level}:fed=0").params["fed"] == 0.0  # type: ignore[attr-defined]
+    assert make_bot("hard:fed=0.25").params["fed"] == 0.25  # type: ignore[attr-defined]
 
 
 def test_leaf_value_blends_the_score_now_with_the_fed_score() -> None:

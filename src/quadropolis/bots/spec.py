@@ -140,10 +140,8 @@ def _search_bot(
     }
     engine = _engine_option(spec, opts)
     horizon = budget("horizon", int, zero_ok=True)
-    if level:
-        if horizon is None:
-            horizon = level.horizon
-        tuning.setdefault("fed", level.fed)
+    if horizon is None and level:
+        horizon = level.horizon
     return MCTSBot(
         iterations=None if iterations is None else int(iterations),
         seconds=seconds,
