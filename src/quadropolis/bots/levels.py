@@ -31,7 +31,6 @@ class SearchLevel:
     workers: int
     horizon: int
     seconds: float
-    fed: float = 0.0
 
 
 #: ``easy``: how often it plays a uniformly random legal move instead of the greedy one.
@@ -40,7 +39,7 @@ EASY_EPSILON: Final = 0.35
 #: The search levels' budgets.
 SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
     "medium": SearchLevel(iterations=250, trees=1, workers=1, horizon=6, seconds=1.0),
-    "hard": SearchLevel(iterations=1200, trees=2, workers=2, horizon=6, seconds=1.0),
+    "hard": SearchLevel(iterations=6000, trees=2, workers=2, horizon=6, seconds=1.0),
     "expert": SearchLevel(iterations=6000, trees=2, workers=2, horizon=6, seconds=3.0),
 }
 
