@@ -246,7 +246,7 @@ def test_bad_bot_specs(spec: str, message: str) -> None:
 def test_levels_are_named_and_built() -> None:
     assert list(LEVELS) == ["easy", "medium", "neural", "hard", "expert"] and set(LEVELS) <= set(BOT_NAMES)
     assert set(SEARCH_LEVELS) == {"medium", "hard", "expert"} and list(LEVEL_DETAILS) == list(LEVELS)
-    assert "1,200 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
+    assert "6,000 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
     hard = make_bot("hard")
     level = SEARCH_LEVELS["hard"]
     assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations

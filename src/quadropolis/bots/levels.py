@@ -40,7 +40,7 @@ EASY_EPSILON: Final = 0.35
 SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
     "medium": SearchLevel(iterations=250, trees=1, workers=1, horizon=6, seconds=1.0),
     "hard": SearchLevel(iterations=6000, trees=2, workers=2, horizon=6, seconds=1.0),
-    "expert": SearchLevel(iterations=6000, trees=2, workers=2, horizon=6, seconds=3.0),
+    "expert": SearchLevel(iterations=30000, trees=2, workers=2, horizon=6, seconds=3.0),
 }
 
 
