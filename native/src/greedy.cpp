@@ -14,9 +14,9 @@ namespace t = tables;
 void city_key(const State& s, int player, int32_t* key) {
     CityScore score;
     score_city(city_of(s, player), s.config.all_parks_absorb, score);
-    key[0] = score.total;
-    key[1] = score.inhabitants_placed;
-    key[2] = -score.empty_squares;
+    RankKey rank;
+    rank_key(score, rank);
+    for (int k = 0; k < RANK_KEY_SIZE; k++) key[k] = rank[k];
 }
 
 // GreedyBot._after: the value of playing `move` (a build or discard) in `s`.

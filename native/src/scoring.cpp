@@ -885,4 +885,28 @@ bool score_city(const City& city, bool all_parks_absorb, CityScore& out) {
     return true;
 }
 
+void rank_key(const CityScore& score, RankKey& key) {
+    key[0] = score.total;
+    key[1] = score.inhabitants_placed;
+    key[2] = -score.empty_squares;
+}
+
+bool ranks_below(const RankKey& a, const RankKey& b) {
+    for (int k = 0; k < RANK_KEY_SIZE; k++)
+        if (a[k] != b[k]) return a[k] < b[k];
+    return false;
+}
+
+int rank_winners(const RankKey* keys, int players, bool* winner) {
+    int best = 0;
+    for (int p = 1; p < players; p++)
+        if (ranks_below(keys[best], keys[p])) best = p;
+    int winners = 0;
+    for (int p = 0; p < players; p++) {
+        winner[p] = !ranks_below(keys[p], keys[best]);
+        winners += winner[p];
+    }
+    return winners;
+}
+
 }  // namespace quadropolis

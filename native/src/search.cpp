@@ -13,6 +13,9 @@ namespace {
 
 constexpr int NONE = -1;
 constexpr int SEED_BITS = 62;  // bots.base.determinize: rng.getrandbits(62)
+constexpr int32_t RESOURCE_PLENTY = 999;  // city.RESOURCE_MAX
+constexpr int UNUSED_CATEGORY = 8;        // scoring.CATEGORIES: unused_inhabitants
+constexpr int POLLUTION_CATEGORY = 9;     // scoring.CATEGORIES: pollution
 
 // One tree node, kept in a vector that is the search's arena (indices, not pointers: the
 // vector grows). Children are a singly linked list in expansion order (the order of the
@@ -33,38 +36,53 @@ struct Node {
 static_assert(sizeof(Node) == 56, "docs/native.md gives the node's size");
 
 // mcts.evaluate: (value per player, winners) of a finished game (totals; winners by R13) or
-// a truncated one (totals plus `credit` per unused resource; the best value wins).
+// a truncated one (totals plus `credit` per unused resource, blended with the fed score by
+// `fed`; the best value wins).
 struct Leaf {
     double value[MAX_PLAYERS];
     bool winner[MAX_PLAYERS];
     int winners;
 };
 
-void evaluate(const State& s, double credit, Leaf& leaf) {
+// outcome.fed_score: the city scored with resources in plenty, less the penalties for what is
+// left over -- what its buildings are worth once fed.
+int32_t fed_score(const State& s, int player) {
+    City city = city_of(s, player);
+    city.inhabitants = city.energy = RESOURCE_PLENTY;
+    CityScore score;
+    score_city(city, s.config.all_parks_absorb, score);
+    return score.total - score.breakdown[UNUSED_CATEGORY] - score.breakdown[POLLUTION_CATEGORY];
+}
+
+// A truncated leaf's value of `player`'s city (mcts.leaf_value): its score as it stands plus
+// `credit` per unused resource, and with `fed` > 0 that blended with its fed score.
+double leaf_value(const State& s, int player, const CityScore& score, const SearchOptions& o) {
+    const Placement& pl = score.placement;
+    const double now = score.total + o.credit * (pl.unused_inhabitants + pl.unused_energy);
+    if (o.fed <= 0) return now;
+    return (1.0 - o.fed) * now + o.fed * fed_score(s, player);
+}
+
+void evaluate(const State& s, const SearchOptions& options, Leaf& leaf) {
     const int n = s.config.players;
     const bool over = s.phase == OVER;
-    int32_t key[MAX_PLAYERS][3];
+    RankKey key[MAX_PLAYERS];
     CityScore score;
     for (int p = 0; p < n; p++) {
         score_city(city_of(s, p), s.config.all_parks_absorb, score);
-        const Placement& pl = score.placement;
-        leaf.value[p] = over ? double(score.total) : score.total + credit * (pl.unused_inhabitants + pl.unused_energy);
-        key[p][0] = score.total;  // outcome.rank_key
-        key[p][1] = score.inhabitants_placed;
-        key[p][2] = -score.empty_squares;
+        leaf.value[p] = over ? double(score.total) : leaf_value(s, p, score, options);
+        rank_key(score, key[p]);
     }
-    auto better = [&](int a, int b) {  // a ranks above b
-        if (!over) return leaf.value[a] > leaf.value[b];
-        for (int k = 0; k < 3; k++)
-            if (key[a][k] != key[b][k]) return key[a][k] > key[b][k];
-        return false;
-    };
-    int best = 0;
+    if (over) {
+        leaf.winners = rank_winners(key, n, leaf.winner);
+        return;
+    }
+    int best = 0;  // a truncated game: the best value wins
     for (int p = 1; p < n; p++)
-        if (better(p, best)) best = p;
+        if (leaf.value[p] > leaf.value[best]) best = p;
     leaf.winners = 0;
     for (int p = 0; p < n; p++) {
-        leaf.winner[p] = !better(best, p);
+        leaf.winner[p] = !(leaf.value[best] > leaf.value[p]);
         leaf.winners += leaf.winner[p];
     }
 }
@@ -230,7 +248,7 @@ void Tree::simulate() {
     for (int steps = rollout_steps_; s.phase != OVER && steps > 0; steps--) do_apply(s, rollout_move(s, rng_, scratch));
     while (s.phase == PLACE) do_apply(s, rollout_move(s, rng_, scratch));  // a building in hand is placed first
     Leaf leaf;
-    evaluate(s, options_.credit, leaf);
+    evaluate(s, options_, leaf);
     const int players = s.config.players;
     double r[MAX_PLAYERS];
     reward(leaf, players, r);

@@ -23,7 +23,7 @@ int random_move(const State& s, Random& rng) {
     return legal.moves[static_cast<int>(rng.random() * legal.count)];
 }
 
-// Lexicographic order of value tuples (greedy values, rank keys).
+// Lexicographic order of greedy's value tuples.
 bool below(const int32_t* a, const int32_t* b, int size) {
     for (int k = 0; k < size; k++)
         if (a[k] != b[k]) return a[k] < b[k];
@@ -90,13 +90,11 @@ void VectorGames::play_bots(Game& g) {
 // outcome.rank_key: total, inhabitants placed, fewest empty squares) under the scheme.
 double VectorGames::final_reward(const Game& g) const {
     const int n = config_.game.players;
-    int32_t key[MAX_PLAYERS][3];
+    RankKey key[MAX_PLAYERS];
     CityScore score;
     for (int p = 0; p < n; p++) {
         score_city(city_of(g.state, p), config_.game.all_parks_absorb, score);
-        key[p][0] = score.total;
-        key[p][1] = score.inhabitants_placed;
-        key[p][2] = -score.empty_squares;
+        rank_key(score, key[p]);
     }
     const int a = g.agent;
     if (config_.scheme == REWARD_MARGIN) {
@@ -106,17 +104,9 @@ double VectorGames::final_reward(const Game& g) const {
             if (p != a && (first || key[p][0] > best_other)) best_other = key[p][0], first = false;
         return static_cast<double>(key[a][0] - best_other);
     }
-    int best = 0;
-    for (int p = 1; p < n; p++)
-        if (below(key[best], key[p], 3)) best = p;
-    int winners = 0;
-    bool agent_wins = false;
-    for (int p = 0; p < n; p++)
-        if (!below(key[p], key[best], 3)) {
-            winners++;
-            agent_wins |= p == a;
-        }
-    return agent_wins ? 1.0 / winners : 0.0;
+    bool winner[MAX_PLAYERS];
+    const int winners = rank_winners(key, n, winner);
+    return winner[a] ? 1.0 / winners : 0.0;
 }
 
 // QuadropolisEnv.step for one game: the agent's action, the dense reward of a build, the

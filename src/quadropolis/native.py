@@ -262,6 +262,7 @@ class SearchOptions(NamedTuple):
     horizon: int | None
     credit: float
     bias: float
+    fed: float = 0.0
 
 
 def search_native(

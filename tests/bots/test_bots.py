@@ -40,6 +40,8 @@ from quadropolis.bots.mcts import greedy_prior
 from quadropolis.bots.policy import harbor_gain, office_gain, ordered_moves, placement_value
 from quadropolis.city import GEOMETRY
 from quadropolis.moves import Build, Take
+from quadropolis.outcome import fed_score, projected_score
+from quadropolis.rules import apply_unchecked
 from quadropolis.scoring_tables import TABLES, office_vp, run_vp
 from quadropolis.site import DESIGNATED
 from quadropolis.state import OVER
@@ -230,6 +232,8 @@ def test_ordered_moves_prunes_only_duplicates() -> None:
         ("mcts:horizon=1.5", "horizon must be a whole number"),
         ("mcts:horizon=-2", "horizon must be zero or more"),
         ("mcts:credit=-1", "credit must be zero or more"),
+        ("mcts:fed=-0.5", "fed must be zero or more"),
+        ("mcts:fed=1.5", "fed must be at most 1"),
         ("mcts:depth=3", "unknown option"),
         ("greedy:fast", "key=value"),
     ],
@@ -242,7 +246,7 @@ def test_bad_bot_specs(spec: str, message: str) -> None:
 def test_levels_are_named_and_built() -> None:
     assert list(LEVELS) == ["easy", "medium", "neural", "hard", "expert"] and set(LEVELS) <= set(BOT_NAMES)
     assert set(SEARCH_LEVELS) == {"medium", "hard", "expert"} and list(LEVEL_DETAILS) == list(LEVELS)
-    assert "1,200 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
+    assert "6,000 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
     hard = make_bot("hard")
     level = SEARCH_LEVELS["hard"]
     assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations
@@ -320,15 +324,38 @@ def test_horizon_and_credit_options() -> None:
     assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]
 
 
+def test_fed_option_and_levels() -> None:
+    assert make_bot("mcts").params["fed"] == 0.0  # type: ignore[attr-defined]
+    assert make_bot("mcts:fed=0.5").params["fed"] == 0.5  # type: ignore[attr-defined]
+    assert make_bot("hard:fed=0.25").params["fed"] == 0.25  # type: ignore[attr-defined]
+
+
+def test_leaf_value_blends_the_score_now_with_the_fed_score() -> None:
+    # A city whose buildings wait for resources: the fed score sees what they will be worth.
+    state = game(Mode.EXPERT, 2, seed=13)
+    rng = random.Random(13)
+    while state.round < 3:
+        moves = legal_moves(state)
+        apply_unchecked(state, moves[int(rng.random() * len(moves))])
+    player = 0
+    score = projected_score(state, player)
+    now = score.total + 1.0 * (score.placement.unused_inhabitants + score.placement.unused_energy)
+    fed = fed_score(state, player)
+    assert fed != now  # the position really tells the two apart
+    assert mcts.leaf_value(state, player, score, 1.0, 0.0) == now
+    assert mcts.leaf_value(state, player, score, 1.0, 1.0) == fed
+    assert mcts.leaf_value(state, player, score, 1.0, 0.25) == pytest.approx(0.75 * now + 0.25 * fed)
+
+
 def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: object) -> list[tuple[int, int]]:
     """(phase, round) of every leaf a short search evaluates (the Python search, whose leaves
     can be watched; the native one is the same search, tests/test_native_search.py)."""
     seen: list[tuple[int, int]] = []
     real = mcts.reward
 
-    def spy(s: GameState, credit: float = mcts.DEFAULT_CREDIT) -> list[float]:
+    def spy(s: GameState, credit: float = mcts.DEFAULT_CREDIT, fed: float = 0.0) -> list[float]:
         seen.append((s.phase, s.round))
-        return real(s, credit)
+        return real(s, credit, fed)
 
     monkeypatch.setattr(mcts, "reward", spy)
     mcts.search(observe(state), 7, 40, None, engine="python", **params)  # type: ignore[arg-type]

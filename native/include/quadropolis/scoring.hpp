@@ -50,4 +50,15 @@ bool building_ok(const Square& square, int mode, char* why, int size);
 // outside 0-999) is not scored: returns false with `out` zeroed.
 bool score_city(const City& city, bool all_parks_absorb, CityScore& out);
 
+// R13's ranking (outcome.rank_key, outcome.outcome_of), the one native home of it: a scored
+// city's key, higher is better (most VP, then most inhabitants placed, then fewest empty
+// squares), compared lexicographically.
+constexpr int RANK_KEY_SIZE = 3;
+using RankKey = int32_t[RANK_KEY_SIZE];
+void rank_key(const CityScore& score, RankKey& key);
+bool ranks_below(const RankKey& a, const RankKey& b);
+// The winners among `players` keyed cities: winner[p] is set for every city whose key equals
+// the best one (ties shared); returns how many there are.
+int rank_winners(const RankKey* keys, int players, bool* winner);
+
 }  // namespace quadropolis

@@ -21,6 +21,7 @@ struct SearchOptions {
     double pw_alpha = 0.5;
     int horizon = -1;           // rollout actions per player; 0: to the end; < 0: the mode's default
     double credit = 1.0;        // VP per unused resource at a truncated leaf
+    double fed = 0.0;           // 0-1: weight of the fed score (outcome.fed_score) in a truncated leaf's value
     double bias = 0.0;          // > 0: progressive bias at the root from greedy's values
 };
 

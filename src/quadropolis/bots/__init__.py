@@ -14,7 +14,9 @@ budget), ``workers`` (processes searching them; alone, ``workers=N`` also means 
 trees), the exploration constant ``c``, progressive widening ``pw_c`` and ``pw_alpha``,
 ``horizon`` (rollout actions per player before the leaf is scored; 0 plays to the end;
 for plain ``mcts`` by mode, see :data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and
-``credit`` (VP per unused resource at a truncated leaf), and ``engine`` (``python`` or
+``credit`` (VP per unused resource at a truncated leaf), ``fed`` (0-1: the weight of each
+city's fed score in a truncated leaf's value, see :func:`~quadropolis.bots.mcts.leaf_value`),
+and ``engine`` (``python`` or
 ``native``: the search's implementation, pinned; by default the selected engine's, see
 :mod:`quadropolis.engine`)."""
 

@@ -57,8 +57,9 @@ from typing import Any, Final
 
 from ..engine import pinned, using
 from ..moves import Move
-from ..outcome import outcome
+from ..outcome import fed_score, outcome
 from ..rules import apply_unchecked, legal_moves
+from ..scoring import CityScore
 from ..state import OVER, PLACE, GameState
 from ..tiles import Mode
 from .base import Bot, determinize
@@ -89,25 +90,36 @@ class Node:
         self.w = [0.0] * players
 
 
-def evaluate(state: GameState, credit: float = DEFAULT_CREDIT) -> tuple[tuple[float, ...], tuple[int, ...]]:
+def evaluate(
+    state: GameState, credit: float = DEFAULT_CREDIT, fed: float = 0.0
+) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """(value per player, winners) of a finished or truncated game. A finished game is valued
     by its outcome (exact optimal scores, R12; winners by R13, ties shared). A truncated one
-    by each city's exact optimal score as it stands plus ``credit`` VP per unused inhabitant
-    or energy unit (:data:`DEFAULT_CREDIT`); the best value wins there."""
+    by :func:`leaf_value` of each city; the best value wins there."""
     out = outcome(state)
     if state.phase == OVER:
         return tuple(float(t) for t in out.totals), out.winners
-    values = tuple(
-        s.total + credit * (s.placement.unused_inhabitants + s.placement.unused_energy) for s in out.scores
-    )
+    values = tuple(leaf_value(state, p, s, credit, fed) for p, s in enumerate(out.scores))
     top = max(values)
     return values, tuple(p for p, v in enumerate(values) if v == top)
 
 
-def reward(state: GameState, credit: float = DEFAULT_CREDIT) -> list[float]:
+def leaf_value(state: GameState, player: int, score: CityScore, credit: float, fed: float) -> float:
+    """A truncated leaf's value of ``player``'s city, whose exact optimal score as it stands is
+    ``score``: that total plus ``credit`` VP per unused inhabitant or energy unit
+    (:data:`DEFAULT_CREDIT`); with ``fed`` (0 to 1) > 0, that blended with the city's
+    :func:`~quadropolis.outcome.fed_score` (what its buildings are worth once fed), weight
+    ``fed`` on the latter. The native search computes the very same doubles."""
+    now = score.total + credit * (score.placement.unused_inhabitants + score.placement.unused_energy)
+    if fed <= 0:
+        return now
+    return (1.0 - fed) * now + fed * fed_score(state, player)
+
+
+def reward(state: GameState, credit: float = DEFAULT_CREDIT, fed: float = 0.0) -> list[float]:
     """Per-player reward of a finished or truncated game (:func:`evaluate`): half the win
     share, half a squashed margin against the best other player."""
-    values, winners = evaluate(state, credit)
+    values, winners = evaluate(state, credit, fed)
     share = 1.0 / len(winners)
     res = []
     for p, t in enumerate(values):
@@ -131,13 +143,15 @@ def search(
     root_prior: dict[Move, float] | None = None,
     bias: float = 0.0,
     engine: str | None = None,
+    fed: float = 0.0,
 ) -> dict[str, int]:
     """Run one tree; returns visit counts of the root's children by move notation.
     ``engine``: ``"native"`` or ``"python"`` pins the implementation (the Python one then
     runs on the pure-Python engine); None follows the selected engine. The native search
     derives ``root_prior`` itself (:func:`greedy_prior`, natively) when ``bias`` > 0.
     ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
-    game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit``: see :func:`reward`.
+    game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit`` and ``fed``: see
+    :func:`leaf_value`.
     ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum]``
     for the player to move at the root (what the analysis shows); the search is the same.
     ``root_prior`` (a value in VP per root move, the best 0, the others below; by default
@@ -152,11 +166,11 @@ def search(
         except ValueError:  # a hand-built state the compiled engine refuses: Python searches it
             ns = None
         if ns is not None:
-            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias)
+            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias, fed)
             return _search_native(native, ns, seed, iterations, deadline, options, root_stats)
     if root_prior is None and bias > 0:
         root_prior = greedy_prior(root_state)
-    tuning = (c, pw_c, pw_alpha, horizon, credit, root_stats, root_prior, bias)
+    tuning = (c, pw_c, pw_alpha, horizon, credit, fed, root_stats, root_prior, bias)
     if engine is None:
         return _search_python(root_state, seed, iterations, deadline, *tuning)
     with using("python"):
@@ -192,6 +206,7 @@ def _search_python(
     pw_alpha: float,
     horizon: int | None,
     credit: float,
+    fed: float,
     root_stats: dict[str, list[float]] | None,
     root_prior: dict[Move, float] | None,
     bias: float,
@@ -243,9 +258,9 @@ def _search_python(
             steps -= 1
         while s.phase == PLACE:  # a building in hand is built (or discarded) before evaluation
             apply_unchecked(s, rollout_move(s, rng))
-        r = reward(s, credit)
+        r = reward(s, credit, fed)
         if root_stats is not None and len(path) > 1:
-            _record_root(root_stats, root, path[1], s, credit)
+            _record_root(root_stats, root, path[1], s, credit, fed)
         for nd in path:
             nd.n += 1
             w = nd.w
@@ -284,11 +299,11 @@ def _stop(root: Node, done: int, iterations: int | None, deadline: float | None)
 
 
 def _record_root(
-    stats: dict[str, list[float]], root: Node, child: Node, leaf: GameState, credit: float
+    stats: dict[str, list[float]], root: Node, child: Node, leaf: GameState, credit: float, fed: float
 ) -> None:
     """Add one iteration's outcome, as the root player sees it, to ``stats`` of its move."""
     move = next(str(m) for m, ch in root.children if ch is child)
-    values, winners = evaluate(leaf, credit)
+    values, winners = evaluate(leaf, credit, fed)
     me = root.player
     entry = stats.setdefault(move, [0.0, 0.0, 0.0])
     entry[0] += 1
@@ -314,7 +329,7 @@ class MCTSBot(Bot):
     """Determinised max^n MCTS. Give ``iterations`` (deterministic) or ``seconds`` per move
     (or both: whichever ends first). ``trees`` root-parallel trees share the budget;
     ``workers`` > 1 searches them in that many processes at once (same moves, less waiting).
-    ``horizon`` and ``credit``: the leaf evaluation (see :func:`search`; by default the
+    ``horizon``, ``credit`` and ``fed``: the leaf evaluation (see :func:`search`; by default the
     mode's :data:`DEFAULT_HORIZON`). ``engine``: ``"native"`` or ``"python"`` pins the
     search's implementation (see :func:`search`); None follows the selected engine. Native
     trees searched at once run in threads, Python ones in processes."""
@@ -334,6 +349,7 @@ class MCTSBot(Bot):
         trees: int | None = None,
         bias: float = 0.0,
         engine: str | None = None,
+        fed: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
@@ -347,6 +363,7 @@ class MCTSBot(Bot):
             "pw_alpha": pw_alpha,
             "horizon": horizon,
             "credit": credit,
+            "fed": fed,
             "engine": engine,
         }
         self.bias = bias

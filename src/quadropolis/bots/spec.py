@@ -43,6 +43,7 @@ TUNING_CAPS: Final[dict[str, float]] = {
     "pw_alpha": 1.0,
     "credit": 100.0,
     "bias": 100.0,
+    "fed": 1.0,
 }
 #: Longest spec accepted (a real one is under 100 characters).
 SPEC_MAX_CHARS: Final = 200
@@ -133,8 +134,8 @@ def _search_bot(
     own_workers = int(w) if w is not None else level.workers if level else 1
     n_workers = workers if workers is not None else own_workers
     tuning: dict[str, float | None] = {
-        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias"))
-        for k in ("c", "pw_c", "pw_alpha", "credit", "bias")
+        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias", "fed"))
+        for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed")
         if k in opts
     }
     engine = _engine_option(spec, opts)
