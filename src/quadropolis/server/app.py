@@ -200,6 +200,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await hub.close()
             await service.close()
+            _app.state.accounts.close()
             bots.close()
             store.close()
 
