@@ -19,6 +19,10 @@ HEADER_TIMEOUT: Final = 10.0
 #: A connection whose peer accepts no data for this long is reset by TCP (``TCP_USER_TIMEOUT``,
 #: Linux): the only way to let go of a client that never reads, which no close frame reaches.
 STALLED_SECONDS: Final = 30.0
+#: SQLite's sync levels (``--sqlite-sync``): ``normal`` (the default) keeps every acknowledged
+#: move through a crash of the server process, ``full`` through a power cut too, at the cost
+#: of a disk sync in every move's latency (see :mod:`.storage`).
+SQLITE_SYNCS: Final = ("normal", "full")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +112,8 @@ class Settings:
     forwarded_allow_ips: str | None = None
     #: Seconds a connection may take to send a request's headers (slow senders are closed).
     header_timeout: float = HEADER_TIMEOUT
+    #: SQLite's sync level, one of :data:`SQLITE_SYNCS` (ignored for PostgreSQL).
+    sqlite_sync: str = "normal"
 
 
 def default_database() -> str:
