@@ -4,22 +4,25 @@ a real server process, on SQLite and (when a PostgreSQL server is given) on Post
 Each game has one ``easy`` bot seat and 1-3 human seats; every human seat is its own
 websocket client, which waits for its turn, thinks (a random pause, 1 s on average), plays a
 uniformly random legal move against the version it saw, and times the move from sending it
-to receiving the state push of that version (bot thinking is never inside a measurement:
-only human moves are timed). Reported per database: games finished, moves stored per second
-(humans and bots), p50 / p99 / max latency, errors (error replies and failed connections),
-and, checked afterwards from the server's own records: moves acknowledged but missing (lost),
-moves applied without being acknowledged once (duplicated), and games whose
+to receiving the state push of that version — what a player feels (bot thinking is never
+inside a measurement: only human moves are timed). A push is timed as its frame arrives,
+before the client decodes it. Reported per database: games finished, moves stored per
+second (humans and bots), p50 / p99 / max latency, errors (error replies and failed
+connections), and, checked afterwards from the server's own records: moves acknowledged but
+missing (lost), moves applied without being acknowledged once (duplicated), and games whose
 ``quadropolis-game/1`` record does not replay to the final state the clients saw.
 
-Each database is measured twice: plain, then under abuse — :func:`abuse` running beside the
-load in a process of its own: one address keeping its maximum of all-expert bot games
-running, 40 spectators on each of 10 running games (over the caps, refused and reconnecting),
-and 60 clients that never read but ask for the whole state 20 times a second.
+Each database is measured in each of :data:`MODES`: ``plain``; ``abuse``, with :func:`abuse`
+(the attacks of issue 21) running beside the games in a process of its own; ``logins``, with
+:func:`log_in` (issue 23: registrations, then logins at :data:`LOGINS_PER_SECOND`, a tenth of
+them with a wrong password) in a process of its own, also reporting the logins' own latency.
 
-The server runs in its own process (``python -m quadropolis.server``, one bot worker); the
-clients run in this one, on one event loop. Both share the machine, so the latency includes
-the clients' own scheduling. ``repeat`` is not used: each run's percentiles are already over
-thousands of moves, and a run takes a minute or two.
+The server runs in its own process (``python -m quadropolis.server``, one bot worker), in
+this process's session (a quiet-machine tool that renices other sessions leaves it alone);
+the clients run in :data:`CLIENT_PROCESSES` processes of their own (one was itself a
+bottleneck). All share the machine, so the latency includes the scheduling of the clients,
+and the clients' own loop lag is reported. ``repeat`` is not used: each run's percentiles
+are already over thousands of moves, and a run takes two or three minutes.
 
 Environment: ``QUADROPOLIS_BENCH_GAMES`` (default 200, quick 6),
 ``QUADROPOLIS_BENCH_THINK`` (mean think time in seconds, default 1.0, quick 0.05),
