@@ -4,8 +4,6 @@ a group commit refuses a conflicting action alone, a seat is claimed once."""
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -146,8 +144,6 @@ def test_sqlite_commits_at_the_sync_level_chosen(level: str, pragma: int, tmp_pa
         assert s.append_batch([("g1", move(1), None)]) == [None]
         with s.engine.connect() as conn:
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == pragma
-            # commits never checkpoint by themselves before the backstop (the server does)
-            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 20_000
     finally:
         s.close()
 
@@ -155,26 +151,3 @@ def test_sqlite_commits_at_the_sync_level_chosen(level: str, pragma: int, tmp_pa
 def test_an_unknown_sqlite_sync_level_is_refused(tmp_path: Path) -> None:
     with pytest.raises(QuadropolisError, match="unknown SQLite sync level 'off'"):
         Store(f"sqlite:///{tmp_path / 'x.sqlite3'}", sqlite_sync="off")
-
-
-def test_a_checkpoint_copies_the_whole_log_into_the_database(tmp_path: Path) -> None:
-    path = tmp_path / "wal.sqlite3"
-    s = Store(f"sqlite:///{path}")
-
-    def in_database_file() -> int:
-        # immutable: read the database file alone, not the write-ahead log beside it
-        with contextlib.closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as raw:
-            return int(raw.execute("SELECT count(*) FROM actions").fetchone()[0])
-
-    try:
-        s.upgrade()
-        s.checkpoint()
-        new_game(s, "g1")
-        for v in range(1, 30):
-            s.append_batch([("g1", move(v), None)])
-        assert in_database_file() == 0  # committed, in the log only
-        s.checkpoint()
-        assert in_database_file() == 29
-        assert s.refresh("g1", 0)[2][-1].version == 29
-    finally:
-        s.close()

@@ -110,8 +110,6 @@ Listener = Callable[[str], None]
 _GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: A running game unchanged this long is checked for a bot turn to start by every process.
 STALL_SECONDS: Final = 1.0
-#: Seconds between two SQLite checkpoints (:meth:`.storage.Store.checkpoint`).
-CHECKPOINT_SECONDS: Final = 1.0
 #: Seats of a game are re-read for an unknown token at most this often (seconds).
 SEAT_REREAD_SECONDS: Final = 1.0
 #: Who plays a resigned seat at a table without takeover: the weakest level.
@@ -186,7 +184,6 @@ class GameService:
         self._changed: dict[str, float] = {}
         self._create_locks: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
-        self._checkpointer: asyncio.Task[None] | None = None
         self._closing = False
         self._analyses = AnalysisCache()
         self._reviews = ReviewJobs(self.limits.reviews_per_client, self.limits.reviews_running)
@@ -208,16 +205,10 @@ class GameService:
         """Start the broker and the sweeper. No game is loaded: each is on first use."""
         await self.broker.start(self._on_notice)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
-        if self.store.backend == "sqlite":
-            self._checkpointer = asyncio.create_task(self._checkpoint_forever(), name="checkpointer")
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [
-            t
-            for t in (self._sweeper, self._checkpointer, *self._bot_tasks.values(), *self._flushes)
-            if t is not None
-        ]
+        tasks = [t for t in (self._sweeper, *self._bot_tasks.values(), *self._flushes) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -706,18 +697,6 @@ class GameService:
                 raise
             except Exception:
                 log.exception("sweep failed")
-
-    async def _checkpoint_forever(self) -> None:
-        """SQLite's checkpoints, once a second, in a thread other than the one committing
-        moves: the disk sync they need never sits inside a move's commit."""
-        while True:
-            await asyncio.sleep(CHECKPOINT_SECONDS)
-            try:
-                await asyncio.to_thread(self.store.checkpoint)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("checkpoint failed")
 
     async def sweep(self) -> None:
         """Heartbeats for present players of takeover games, others' heartbeats read back,

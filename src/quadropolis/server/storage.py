@@ -29,10 +29,7 @@ so an acknowledged move survives ``kill -9`` of the server (the log is in the ke
 cache, read back by the next open), but a power cut or a kernel crash may lose the moves
 acknowledged since the last checkpoint. ``sqlite_sync="full"`` syncs the log to the disk at
 every commit (survives power cuts too), at the price of a disk sync in every move's latency
-(4 ms typical, beyond 100 ms at the tail on a busy virtual disk). Either way, copying the
-log back into the database (a checkpoint, which syncs the disk) is kept out of the commits:
-the server calls :meth:`Store.checkpoint` from a thread of its own every second, and a
-commit checkpoints only as a backstop, past :data:`WAL_BACKSTOP_PAGES` of log."""
+(4 ms typical, beyond 100 ms at the tail on a busy virtual disk)."""
 
 from __future__ import annotations
 
@@ -188,10 +185,6 @@ def sqlite_url(path: Path) -> str:
 #: action's synced commit syncs them; a power cut may lose a game created just before it,
 #: never a synced move.
 SYNC_NEW_GAME: Final = "NORMAL"
-#: Pages of write-ahead log past which a commit checkpoints by itself (SQLite's default is
-#: 1,000, about 4 MB: every few seconds under load, and a disk sync inside that commit,
-#: which every move waiting behind it felt). :meth:`Store.checkpoint` keeps the log short.
-WAL_BACKSTOP_PAGES: Final = 20_000
 
 
 def _sqlite_pragmas(sync: str, dbapi_connection: Any, _record: Any) -> None:
@@ -201,7 +194,6 @@ def _sqlite_pragmas(sync: str, dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute(f"PRAGMA synchronous={sync.upper()}")
     cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -246,15 +238,6 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
-
-    def checkpoint(self) -> None:
-        """SQLite: copy the write-ahead log into the database and sync it, without waiting for
-        or blocking any reader or writer (``PASSIVE``), on a connection of its own — call it
-        outside the thread that commits moves. Nothing for PostgreSQL."""
-        if self.backend != "sqlite":
-            return
-        with self.engine.connect() as conn:
-            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # --- writes ------------------------------------------------------------------------
 
