@@ -578,7 +578,9 @@ def _logging_in(base: str, rate: float) -> Iterator[list[Logins]]:
     process = context.Process(target=log_in, args=(base, rate, ready, stop, results), daemon=True)
     process.start()
     try:
-        ready.wait(120)  # the accounts exist before the games start
+        # The accounts exist before the games start (each is a hash: slow on a loaded machine).
+        if not ready.wait(600):
+            raise RuntimeError("the login load did not register its accounts within 600 s")
         yield found
     finally:
         stop.set()
