@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from quadropolis.bench.report import QUICK
-from quadropolis.bench.server import measure, run
+from quadropolis.bench.server import LOGIN_ACCOUNTS, measure, run
 
 
 def test_a_tiny_load_plays_every_game_and_loses_nothing(tmp_path: Path) -> None:
@@ -52,5 +52,11 @@ def test_the_section_reports_every_figure(monkeypatch: pytest.MonkeyPatch) -> No
         "replay_failures",
         "server_cpu_per_move",
     ):
-        assert f"server_sqlite_{key}" in figures and f"server_sqlite_abused_{key}" in figures
+        for mode in ("", "_abused", "_logins"):
+            assert f"server_sqlite{mode}_{key}" in figures
     assert figures["server_sqlite_lost"] == figures["server_sqlite_duplicated"] == 0
+    # the logins beside the games: every account registered, logins made, none failing
+    assert figures["server_sqlite_logins_accounts_registered"] == LOGIN_ACCOUNTS
+    assert figures["server_sqlite_logins_logins_per_s"] > 0
+    assert figures["server_sqlite_logins_logins_failed"] == 0
+    assert 0 < figures["server_sqlite_logins_login_p50"] <= figures["server_sqlite_logins_login_p99"]

@@ -41,6 +41,15 @@ def test_the_command_registers_on_a_parser() -> None:
     assert settings.limits.bot_workers == 2 and not settings.ws_compression
     compressed = parser.parse_args(["serve", "--database", "sqlite:///x.db", "--ws-compression"])
     assert settings_from(compressed).ws_compression
+    assert settings.sqlite_sync == "normal"  # survives kill -9; "full" survives power cuts too
+    full = parser.parse_args(["serve", "--database", "sqlite:///x.db", "--sqlite-sync", "full"])
+    assert settings_from(full).sqlite_sync == "full"
+
+
+def test_an_unknown_sqlite_sync_level_is_one_line_of_error() -> None:
+    done = run_server("--database", "sqlite:///x.db", "--sqlite-sync", "off")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--sqlite-sync: invalid choice: 'off'" in done.stderr
 
 
 def test_help_names_the_options() -> None:

@@ -16,6 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from server_helpers import database
 from sqlalchemy import inspect
 
+from quadropolis.errors import QuadropolisError
 from quadropolis.server.data import OVER, PLAYING, WAITING, ActionData, GameData, SeatData
 from quadropolis.server.migrations import current
 from quadropolis.server.storage import Base, Store, VersionTaken
@@ -132,3 +133,21 @@ def test_servers_starting_together_migrate_once(tmp_path: Path) -> None:
         s = Store(url)
         assert current(s.engine) == HEAD_REVISION
         s.close()
+
+
+@pytest.mark.parametrize(("level", "pragma"), [("normal", 1), ("full", 2)])
+def test_sqlite_commits_at_the_sync_level_chosen(level: str, pragma: int, tmp_path: Path) -> None:
+    s = Store(f"sqlite:///{tmp_path / 'sync.sqlite3'}", sqlite_sync=level)
+    try:
+        s.upgrade()
+        new_game(s, "g1")  # new games at NORMAL, then the connection is back at the level
+        assert s.append_batch([("g1", move(1), None)]) == [None]
+        with s.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == pragma
+    finally:
+        s.close()
+
+
+def test_an_unknown_sqlite_sync_level_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(QuadropolisError, match="unknown SQLite sync level 'off'"):
+        Store(f"sqlite:///{tmp_path / 'x.sqlite3'}", sqlite_sync="off")

@@ -4,22 +4,25 @@ a real server process, on SQLite and (when a PostgreSQL server is given) on Post
 Each game has one ``easy`` bot seat and 1-3 human seats; every human seat is its own
 websocket client, which waits for its turn, thinks (a random pause, 1 s on average), plays a
 uniformly random legal move against the version it saw, and times the move from sending it
-to receiving the state push of that version (bot thinking is never inside a measurement:
-only human moves are timed). Reported per database: games finished, moves stored per second
-(humans and bots), p50 / p99 / max latency, errors (error replies and failed connections),
-and, checked afterwards from the server's own records: moves acknowledged but missing (lost),
-moves applied without being acknowledged once (duplicated), and games whose
+to receiving the state push of that version — what a player feels (bot thinking is never
+inside a measurement: only human moves are timed). A push is timed as its frame arrives,
+before the client decodes it. Reported per database: games finished, moves stored per
+second (humans and bots), p50 / p99 / max latency, errors (error replies and failed
+connections), and, checked afterwards from the server's own records: moves acknowledged but
+missing (lost), moves applied without being acknowledged once (duplicated), and games whose
 ``quadropolis-game/1`` record does not replay to the final state the clients saw.
 
-Each database is measured twice: plain, then under abuse — :func:`abuse` running beside the
-load in a process of its own: one address keeping its maximum of all-expert bot games
-running, 40 spectators on each of 10 running games (over the caps, refused and reconnecting),
-and 60 clients that never read but ask for the whole state 20 times a second.
+Each database is measured in each of :data:`MODES`: ``plain``; ``abuse``, with :func:`abuse`
+(the attacks of issue 21) running beside the games in a process of its own; ``logins``, with
+:func:`log_in` (issue 23: registrations, then logins at :data:`LOGINS_PER_SECOND`, a tenth of
+them with a wrong password) in a process of its own, also reporting the logins' own latency.
 
-The server runs in its own process (``python -m quadropolis.server``, one bot worker); the
-clients run in this one, on one event loop. Both share the machine, so the latency includes
-the clients' own scheduling. ``repeat`` is not used: each run's percentiles are already over
-thousands of moves, and a run takes a minute or two.
+The server runs in its own process (``python -m quadropolis.server``, one bot worker), in
+this process's session (a quiet-machine tool that renices other sessions leaves it alone);
+the clients run in :data:`CLIENT_PROCESSES` processes of their own (one was itself a
+bottleneck). All share the machine, so the latency includes the scheduling of the clients,
+and the clients' own loop lag is reported. ``repeat`` is not used: each run's percentiles
+are already over thousands of moves, and a run takes two or three minutes.
 
 Environment: ``QUADROPOLIS_BENCH_GAMES`` (default 200, quick 6),
 ``QUADROPOLIS_BENCH_THINK`` (mean think time in seconds, default 1.0, quick 0.05),
@@ -32,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
+import http.client
 import json
 import multiprocessing
 import os
@@ -46,11 +51,13 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import GameConfig, Mode
 from ..record import GameRecord, replay
 from ..site import square_name
 from .report import QUICK, Report, Workload
@@ -58,6 +65,8 @@ from .report import QUICK, Report, Workload
 GAMES_ENV = "QUADROPOLIS_BENCH_GAMES"
 THINK_ENV = "QUADROPOLIS_BENCH_THINK"
 POSTGRES_ENVS = ("QUADROPOLIS_BENCH_POSTGRES_URL", "QUADROPOLIS_TEST_POSTGRES_URL")
+#: Client processes the games' websockets are spread over.
+CLIENT_PROCESSES = 2
 
 
 @dataclass
@@ -72,6 +81,17 @@ class Totals:
     final: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: How late the clients' event loop woke up, sampled every 10 ms.
     client_lags: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Logins:
+    """What the login load saw: each login's time from request to reply, and the replies'
+    HTTP statuses (0: no reply)."""
+
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    #: Accounts registered before the logins (of :data:`LOGIN_ACCOUNTS`).
+    registered: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,6 +109,8 @@ class Outcome:
     server_cpu: float
     bot_cpu: float
     client_lags: list[float] = field(default_factory=list)
+    #: The logins made beside the games, if any.
+    logins: Logins | None = None
 
     def percentile(self, q: float) -> float:
         return _quantile(self.latencies, q)
@@ -157,7 +179,10 @@ def server_process(database: str, log: Path) -> Iterator[Process]:
         "1",
     ]
     with open(log, "ab") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        # Its own process group (to stop it with its bot workers) but this session, so that a
+        # quiet run (``/work/quiet.sh``-style tools renice other sessions) measures the server
+        # at the clients' priority, not at the background's.
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, process_group=0)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -206,11 +231,14 @@ class Seat:
 
     async def read(self) -> None:
         async for text in self.ws:
+            # Timed as it arrives, before this process decodes it: a player's browser decodes
+            # its own pushes, not the other 400 clients' that share this process.
+            received = time.perf_counter()
             message = json.loads(text)
             kind = message["type"]
             if kind == "state":
                 version = message["version"]
-                self.arrived.setdefault(version, time.perf_counter())
+                self.arrived.setdefault(version, received)
                 if version >= self.view.get("version", -1):
                     self.view = message["view"]
                     self.changed.set()
@@ -258,6 +286,7 @@ async def _play_seat(seat: Seat, rng: random.Random, think: float, totals: Total
 
 async def _play_game(base: str, index: int, think: float, totals: Totals) -> None:
     import websockets
+    from websockets.exceptions import WebSocketException
 
     rng = random.Random(index)
     players = (2, 3, 4)[index % 3]
@@ -285,7 +314,7 @@ async def _play_game(base: str, index: int, think: float, totals: Totals) -> Non
             *(_play_seat(c, random.Random(rng.random()), think, totals, game) for c in clients)
         )
         totals.final[game] = clients[0].view
-    except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+    except (TimeoutError, OSError, WebSocketException):
         totals.errors += 1
     finally:
         for client in clients:
@@ -294,8 +323,9 @@ async def _play_game(base: str, index: int, think: float, totals: Totals) -> Non
             task.cancel()
 
 
-async def _play_all(base: str, games: int, think: float, totals: Totals) -> float:
-    """Play every game at once (their start spread over a second); the play's wall time."""
+async def _play_all(base: str, indices: list[int], games: int, think: float, totals: Totals) -> float:
+    """Play the games ``indices`` (of ``games``) at once, their start spread over a second;
+    the play's wall time."""
     start = time.perf_counter()
 
     async def staggered(i: int) -> None:
@@ -303,9 +333,38 @@ async def _play_all(base: str, games: int, think: float, totals: Totals) -> floa
         await _play_game(base, i, think, totals)
 
     lag = asyncio.create_task(_watch_lag(totals.client_lags))
-    await asyncio.gather(*(staggered(i) for i in range(games)))
+    await asyncio.gather(*(staggered(i) for i in indices))
     lag.cancel()
     return time.perf_counter() - start
+
+
+def _client_process(base: str, indices: list[int], games: int, think: float) -> tuple[Totals, float]:
+    """One client process's share of the games: what its clients saw, and its wall time."""
+    totals = Totals()
+    seconds = _fast_loop()(_play_all(base, indices, games, think, totals))
+    return totals, seconds
+
+
+def play(base: str, games: int, think: float, processes: int = CLIENT_PROCESSES) -> tuple[Totals, float]:
+    """Play ``games`` games from ``processes`` client processes (game ``i`` in process ``i %
+    processes``): every client's totals merged, and the longest wall time. One process for
+    the 400-odd websockets of 200 games was itself a bottleneck: its event loop decoding every
+    push delayed the others' (p99 of its own lag 30-40 ms on a quiet machine)."""
+    if processes <= 1:
+        return _client_process(base, list(range(games)), games, think)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
+        shares = [list(range(p, games, processes)) for p in range(processes)]
+        parts = [pool.submit(_client_process, base, share, games, think) for share in shares]
+        results = [part.result() for part in parts]
+    totals = Totals()
+    for part, _ in results:
+        totals.latencies += part.latencies
+        totals.errors += part.errors
+        totals.acked.update(part.acked)
+        totals.final.update(part.final)
+        totals.client_lags += part.client_lags
+    return totals, max(seconds for _, seconds in results)
 
 
 async def _watch_lag(lags: list[float], period: float = 0.01) -> None:
@@ -320,18 +379,23 @@ async def _watch_lag(lags: list[float], period: float = 0.01) -> None:
 # --- the abuse load beside it --------------------------------------------------------------
 
 #: The abuse load: games flooded with spectators and how many each, clients that never read,
-#: and how often the expert games are topped up (one address: its cap of costly bot seats).
+#: and how often the expert games are topped up (one address: its cap of costly bot seats),
+#: loops asking for hints on fresh positions (each from its own address), and a seat holder
+#: connecting and leaving in a loop.
 FLOODED_GAMES = 10
 SPECTATORS_PER_GAME = 40
 NEVER_READING = 60
+ANALYSIS_LOOPS = 3
 EXPERT_GAMES = {"players": 4, "seats": [{"type": "bot", "level": "expert"}] * 4, "public": False}
 SYNC_FRAME = bytes([0x81, 0x80 | 16, 0, 0, 0, 0]) + b'{"type":"sync"} '  # masked with zeros
 
 
 def abuse(base: str, seconds: float) -> None:
-    """In its own process, for ``seconds``: one address keeps its maximum of all-expert bot
-    games running; spectators flood the first running public games (reconnecting when
-    refused); clients that never read ask for the whole state 20 times a second."""
+    """In its own process, for ``seconds``, the attacks of issue 21 on a busy server: one
+    address keeps its maximum of all-expert bot games running; spectators flood the first
+    running public games (reconnecting when refused); clients that never read ask for the
+    whole state 20 times a second; :data:`ANALYSIS_LOOPS` clients ask for hints on ever new
+    positions; a seat holder connects and leaves in a loop (presence flapping)."""
     asyncio.run(_abuse(base, seconds))
 
 
@@ -347,7 +411,11 @@ async def _abuse(base: str, seconds: float) -> None:
     for game in games[:FLOODED_GAMES]:
         tasks += [asyncio.create_task(_spectate(ws_base + game, stop)) for _ in range(SPECTATORS_PER_GAME)]
     tasks.append(asyncio.create_task(_never_read(base, [g for g in games[:FLOODED_GAMES]], stop)))
-    await asyncio.gather(*tasks, return_exceptions=True)
+    tasks += [asyncio.create_task(_analyses(base, i, stop)) for i in range(ANALYSIS_LOOPS)]
+    tasks.append(asyncio.create_task(_flap(base, stop)))
+    # An attack that fails is a bench fault (the figures would omit it): let it stop this
+    # process, which the bench checks.
+    await asyncio.gather(*tasks)
 
 
 async def _experts(base: str, stop: float) -> None:
@@ -359,12 +427,60 @@ async def _experts(base: str, stop: float) -> None:
         await asyncio.sleep(1.0)
 
 
+async def _analyses(base: str, loop: int, stop: float) -> None:
+    """Hints on the opening of ever new Expert deals (never cached), from address
+    127.0.2.``loop``, until ``stop``."""
+    seed = loop
+    while time.monotonic() < stop:
+        seed += ANALYSIS_LOOPS
+        record = GameRecord(GameConfig(mode=Mode.EXPERT, players=4, seed=seed), ()).to_json()
+        body = {"record": record, "at": 0}
+        status = await asyncio.to_thread(_post_from, base, "/api/analysis", body, f"127.0.2.{loop + 1}")
+        if status != 200:
+            await asyncio.sleep(0.5)  # refused (queue full, rate limited): try again soon
+
+
+async def _flap(base: str, stop: float) -> None:
+    """A seat holder of its own game (against an easy bot) connecting, authenticating and
+    leaving in a loop, as fast as the server lets it."""
+    import websockets
+    from websockets.exceptions import WebSocketException
+
+    seats = [{"type": "human"}, {"type": "bot", "level": "easy"}]
+    created = await asyncio.to_thread(_http, "POST", f"{base}/api/games", {"players": 2, "seats": seats})
+    url = base.replace("http://", "ws://") + created["websocket"]
+    auth = json.dumps({"type": "auth", "tokens": [created["seats"][0]["token"]]})
+    while time.monotonic() < stop:
+        with contextlib.suppress(OSError, TimeoutError, WebSocketException):
+            async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
+                await ws.send(auth)
+                await ws.recv()
+        await asyncio.sleep(0.01)
+
+
+def _post_from(base: str, path: str, body: Any, address: str, headers: dict[str, str] | None = None) -> int:
+    """POST ``body`` (JSON) to ``path`` from loopback ``address``: the reply's HTTP status (0
+    if none came)."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=120, source_address=(address, 0))
+    try:
+        conn.request("POST", path, json.dumps(body), {"content-type": "application/json", **(headers or {})})
+        reply = conn.getresponse()
+        reply.read()
+        return reply.status
+    except OSError:
+        return 0
+    finally:
+        conn.close()
+
+
 async def _spectate(url: str, stop: float) -> None:
     """A spectator reading every push; reconnecting at once when closed."""
     import websockets
+    from websockets.exceptions import WebSocketException
 
     while time.monotonic() < stop:
-        with contextlib.suppress(OSError, TimeoutError, websockets.exceptions.WebSocketException):
+        with contextlib.suppress(OSError, TimeoutError, WebSocketException):
             async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
                 async for _ in ws:
                     if time.monotonic() > stop:
@@ -393,6 +509,83 @@ async def _never_read(base: str, games: list[str], stop: float) -> None:
         await asyncio.sleep(0.05)
     for writer in writers:
         writer.close()
+
+
+# --- logins beside it (issue 23) ----------------------------------------------------------
+
+#: The login load: accounts registered first, then logins at a given rate (Poisson), each
+#: from one of many loopback addresses (as from many players), a share of them with a wrong
+#: password.
+LOGIN_ACCOUNTS = 10
+LOGIN_ADDRESSES = 200
+WRONG_PASSWORDS = 0.1
+LOGINS_PER_SECOND = 2.0
+PASSWORD = "a bench password"
+
+
+def log_in(base: str, rate: float, ready: Any, stop: Any, results: Any) -> None:
+    """In its own process: register :data:`LOGIN_ACCOUNTS` accounts, set ``ready`` (an
+    event), then until ``stop`` is set log in ``rate`` times a second on average, each login
+    in a thread of its own (so they overlap as real ones do); put the :class:`Logins` seen
+    on ``results``."""
+    results.put(asyncio.run(_log_in(base, rate, ready, stop)))
+
+
+async def _log_in(base: str, rate: float, ready: Any, stop: Any) -> Logins:
+    rng = random.Random(23)
+    seen = Logins()
+    names = [f"bench-{secrets.token_hex(4)}" for _ in range(LOGIN_ACCOUNTS)]
+    for i, name in enumerate(names):
+        created = await asyncio.to_thread(_account_call, base, "/api/accounts", name, PASSWORD, i)
+        seen.registered += created == 201
+    ready.set()
+    running: set[asyncio.Task[None]] = set()
+    while not stop.is_set():
+        await asyncio.sleep(rng.expovariate(rate))
+        name = rng.choice(names)
+        password = PASSWORD if rng.random() >= WRONG_PASSWORDS else PASSWORD + "?"
+        task = asyncio.create_task(_timed_login(base, name, password, rng.randrange(LOGIN_ADDRESSES), seen))
+        running.add(task)
+        task.add_done_callback(running.discard)
+    await asyncio.gather(*running)
+    return seen
+
+
+async def _timed_login(base: str, name: str, password: str, address: int, seen: Logins) -> None:
+    start = time.perf_counter()
+    status = await asyncio.to_thread(_account_call, base, "/api/session", name, password, address)
+    seen.latencies.append(time.perf_counter() - start)
+    seen.statuses[status] += 1
+
+
+def _account_call(base: str, path: str, name: str, password: str, address: int) -> int:
+    """POST ``{username, password}`` to ``path`` from loopback address 127.0.1.``address``
+    (as the browser client does, with its CSRF header); the reply's HTTP status."""
+    body = {"username": name, "password": password}
+    return _post_from(base, path, body, f"127.0.1.{address % 250 + 1}", {"X-Quadropolis-Client": "bench"})
+
+
+@contextlib.contextmanager
+def _logging_in(base: str, rate: float) -> Iterator[list[Logins]]:
+    """:func:`log_in` in a process of its own while the block runs (if ``rate`` > 0); the
+    list holds its :class:`Logins` once the block is done."""
+    found: list[Logins] = []
+    if rate <= 0:
+        yield found
+        return
+    context = multiprocessing.get_context("spawn")
+    ready, stop, results = context.Event(), context.Event(), context.Queue()
+    process = context.Process(target=log_in, args=(base, rate, ready, stop, results), daemon=True)
+    process.start()
+    try:
+        # The accounts exist before the games start (each is a hash: slow on a loaded machine).
+        if not ready.wait(600):
+            raise RuntimeError("the login load did not register its accounts within 600 s")
+        yield found
+    finally:
+        stop.set()
+        found.append(results.get(timeout=120))
+        process.join(30)
 
 
 # --- checking afterwards ------------------------------------------------------------------
@@ -427,14 +620,23 @@ def _check(base: str, totals: Totals) -> tuple[int, int, int, int]:
     return moves, lost, duplicated, failures
 
 
-def measure(database: str, games: int, think: float, log: Path, abused: bool = False) -> Outcome:
+def measure(
+    database: str,
+    games: int,
+    think: float,
+    log: Path,
+    abused: bool = False,
+    logins: float = 0.0,
+    processes: int = CLIENT_PROCESSES,
+) -> Outcome:
     """Run the load on a fresh server over ``database`` and check every game afterwards;
-    ``abused``: with :func:`abuse` running beside it, in its own process."""
-    totals = Totals()
+    ``abused``: with :func:`abuse` running beside it, in its own process; ``logins``: with
+    that many logins per second beside it (:func:`log_in`, in its own process)."""
     with server_process(database, log) as server, _abusing(server.url, abused):
-        cpu_before = cpu_seconds(server.pid)
-        seconds = _fast_loop()(_play_all(server.url, games, think, totals))
-        cpu_after = cpu_seconds(server.pid)
+        with _logging_in(server.url, logins) as login_results:
+            cpu_before = cpu_seconds(server.pid)
+            totals, seconds = play(server.url, games, think, processes)
+            cpu_after = cpu_seconds(server.pid)
         moves, lost, duplicated, failures = _check(server.url, totals)
     finished = sum(1 for v in totals.final.values() if v.get("status") == "over")
     failures += games - finished
@@ -452,6 +654,7 @@ def measure(database: str, games: int, think: float, log: Path, abused: bool = F
         server_cpu,
         bot_cpu,
         totals.client_lags,
+        login_results[0] if login_results else None,
     )
 
 
@@ -466,8 +669,11 @@ def _abusing(base: str, on: bool) -> Iterator[None]:
     try:
         yield
     finally:
+        failed = process.exitcode is not None  # it runs until terminated, unless it failed
         process.terminate()
         process.join(30)
+    if failed:
+        raise RuntimeError(f"the abuse load stopped by itself (exit code {process.exitcode}): see above")
 
 
 def _fast_loop() -> Callable[[Any], float]:
@@ -520,9 +726,15 @@ def databases(which: str = "all") -> Iterator[list[tuple[str, str]]]:
         yield found
 
 
-def _report(report: Report, name: str, result: Outcome) -> None:
-    database, _, abused = name.partition("_")
-    what = f"server on {database}, {result.games} games{' under abuse' if abused else ''}"
+#: The loads measured, each beside the same games: ``plain``, ``abuse`` (:func:`abuse`),
+#: ``logins`` (:func:`log_in`).
+MODES = ("plain", "abuse", "logins")
+_BESIDE = {"plain": "", "abuse": " under abuse", "logins": " with logins"}
+
+
+def _report(report: Report, name: str, result: Outcome, mode: str = "plain") -> None:
+    database = name.partition("_")[0]
+    what = f"server on {database}, {result.games} games{_BESIDE[mode]}"
     latency = {
         "p50": result.percentile(0.5),
         "p99": result.percentile(0.99),
@@ -541,8 +753,28 @@ def _report(report: Report, name: str, result: Outcome) -> None:
         ("duplicated", result.duplicated, "moves", "moves applied twice"),
         ("replay_failures", result.replay_failures, "games", "records not replaying"),
     ]
+    if result.logins is not None:
+        figures += _login_figures(result.logins, result.seconds)
     for key, value, unit, label in figures:
         report(f"server_{name}_{key}", value, unit, f"{what}: {label}")
+
+
+def _login_figures(logins: Logins, seconds: float) -> list[tuple[str, float, str, str]]:
+    replies = logins.statuses
+    return [
+        ("accounts_registered", logins.registered, "accounts", "accounts registered first"),
+        ("logins_per_s", len(logins.latencies) / seconds, "logins/s", "logins per s"),
+        ("login_p50", _quantile(logins.latencies, 0.5) * 1e3, "ms", "login p50"),
+        ("login_p99", _quantile(logins.latencies, 0.99) * 1e3, "ms", "login p99"),
+        ("logins_refused", replies[429], "logins", "logins refused as too many (429)"),
+        ("logins_wrong", replies[403], "logins", "logins with a wrong password (403)"),
+        (
+            "logins_failed",
+            sum(n for s, n in replies.items() if s not in (200, 403, 429)),
+            "logins",
+            "logins failing otherwise",
+        ),
+    ]
 
 
 def _settings(quick: bool) -> tuple[int, float]:
@@ -552,19 +784,23 @@ def _settings(quick: bool) -> tuple[int, float]:
 
 
 def run(report: Report, repeat: int, work: Workload) -> None:
-    """The section: every database available, once plain and once under abuse (see the
-    module docstring)."""
+    """The section: every database available, in each of :data:`MODES` (see the module
+    docstring)."""
     games, think = _settings(work == QUICK)
     _measure_all(report, "all", games, think)
 
 
-def _measure_all(report: Report, which: str, games: int, think: float, plain_only: bool = False) -> None:
+def _measure_all(
+    report: Report, which: str, games: int, think: float, modes: tuple[str, ...] = MODES
+) -> None:
     with databases(which) as found, tempfile.TemporaryDirectory() as tmp:
         for name, url in found:
-            _report(report, name, measure(url, games, think, Path(tmp) / f"{name}.log"))
-            if not plain_only:
-                log = Path(tmp) / f"{name}-abused.log"
-                _report(report, f"{name}_abused", measure(url, games, think, log, abused=True))
+            for mode in modes:
+                key = name if mode == "plain" else f"{name}_{'abused' if mode == 'abuse' else mode}"
+                log = Path(tmp) / f"{key}.log"
+                logins = LOGINS_PER_SECOND if mode == "logins" else 0.0
+                result = measure(url, games, think, log, abused=mode == "abuse", logins=logins)
+                _report(report, key, result, mode)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -575,7 +811,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=None, help=f"concurrent games (default ${GAMES_ENV} or 200)")
     p.add_argument("--think", type=float, default=None, help="mean think time, seconds (default 1.0)")
     p.add_argument("--database", choices=["all", "sqlite", "postgresql"], default="all")
-    p.add_argument("--plain", action="store_true", help="without the run under abuse")
+    p.add_argument(
+        "--modes",
+        default=",".join(MODES),
+        help=f"the loads beside the games, comma-separated (default {','.join(MODES)})",
+    )
+    p.add_argument("--plain", action="store_true", help="the plain run only (--modes plain)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     args = p.parse_args(argv)
     games, think = _settings(False)
@@ -588,7 +829,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print(f"{label:<58} {value:>10.3f} {unit}", flush=True)
 
-    _measure_all(report, args.database, games, think, plain_only=args.plain)
+    modes = ("plain",) if args.plain else tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        p.error(f"--modes: one or more of {', '.join(MODES)} (not {', '.join(unknown) or 'nothing'})")
+    _measure_all(report, args.database, games, think, modes)
     if args.json:
         print(json.dumps(figures))
     return 0

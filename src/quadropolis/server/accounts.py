@@ -28,13 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-
 from ..bots import LEVELS
 from .account_storage import AccountData, AccountStore, HeldGame, UsernameTaken
 from .errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
 from .errors import UsernameTaken as UsernameTakenError
+from .passwords import Passwords
 from .protocol import CreateGame
 from .service import GameService, HeldByAccount, NewGame
 
@@ -166,13 +164,18 @@ class AccountService:
         self.games = games
         self.clock = clock
         self.limits = limits or LoginLimits()
-        self._hasher = PasswordHasher()
-        self._dummy = self._hasher.hash(secrets.token_urlsafe(16))
+        self._passwords = Passwords(max_length=PASSWORD_MAX)
+        self._dummy = self._passwords.hash_now(secrets.token_urlsafe(16))
         self._per_account = Throttle(self.limits.per_account, self.limits.window)
         self._per_address = Throttle(self.limits.per_address, self.limits.window)
 
+    def close(self) -> None:
+        """Stop the hashing threads (queued hashing is dropped: the server is stopping)."""
+        self._passwords.close()
+
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Database calls and hashing in a worker thread: the event loop never waits on them."""
+        """Database calls in a worker thread: the event loop never waits on them (hashing has
+        its own bounded, low-priority threads: :class:`.passwords.Passwords`)."""
         return await asyncio.to_thread(fn, *args)
 
     # --- accounts ----------------------------------------------------------------------
@@ -181,7 +184,7 @@ class AccountService:
         """A new account, logged in. ``bad_account`` for a refused name or password,
         ``username_taken`` if another account has the name."""
         name = check_username(username)
-        hashed = await self._run(self._hasher.hash, check_password(password))
+        hashed = await self._passwords.hash(check_password(password))
         try:
             account = await self._run(self.store.insert_account, name, hashed, self.clock())
         except UsernameTaken:
@@ -201,21 +204,13 @@ class AccountService:
         self._per_account.add(key)
         self._per_address.add(address)
         account = await self._run(self.store.by_username, key) if len(key) <= USERNAME_MAX else None
-        if account is None or not await self._run(self._verify, account.password_hash, password):
+        if account is None or not await self._passwords.verify(account.password_hash, password):
             if account is None:  # as slow as a wrong password: the reply tells no names
-                await self._run(self._verify, self._dummy, password)
+                await self._passwords.verify(self._dummy, password)
             raise Forbidden("wrong username or password")
         self._per_account.clear(key)
         self._per_address.give_back(address)
         return await self._open_session(account)
-
-    def _verify(self, password_hash: str, password: str) -> bool:
-        if len(password) > PASSWORD_MAX:
-            return False
-        try:
-            return self._hasher.verify(password_hash, password)
-        except (VerificationError, InvalidHashError):
-            return False
 
     async def _open_session(self, account: AccountData) -> Login:
         session_id = secrets.token_urlsafe(32)
@@ -239,7 +234,7 @@ class AccountService:
     async def change_password(self, account: AccountData, session_id: str, current: str, new: str) -> None:
         """Replace the password (the current one is asked again); other sessions end."""
         await self._confirm(account, current)
-        hashed = await self._run(self._hasher.hash, check_password(new))
+        hashed = await self._passwords.hash(check_password(new))
         await self._run(self.store.set_password, account.id, hashed, hash_session(session_id))
 
     async def delete(self, account: AccountData, password: str) -> None:
@@ -252,7 +247,7 @@ class AccountService:
                 await self.games.catch_up(game)
 
     async def _confirm(self, account: AccountData, password: str) -> None:
-        if not await self._run(self._verify, account.password_hash, password):
+        if not await self._passwords.verify(account.password_hash, password):
             raise Forbidden("wrong password")
 
     # --- seats -------------------------------------------------------------------------

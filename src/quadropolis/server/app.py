@@ -187,7 +187,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.database)
+        store = Store(settings.database, sqlite_sync=settings.sqlite_sync)
         await asyncio.to_thread(store.upgrade)
         bots = BotPool(settings.limits.bot_workers, settings.limits.bot_queue)
         await bots.start()
@@ -220,6 +220,7 @@ def create_app(settings: Settings) -> FastAPI:
             await hub.close()
             await ratings.close()
             await service.close()
+            _app.state.accounts.close()
             bots.close()
             store.close()
 

@@ -21,6 +21,7 @@ from .settings import (
     DEFAULT_PORT,
     EXPIRY_CHECK,
     HEADER_TIMEOUT,
+    SQLITE_SYNCS,
     STALLED_SECONDS,
     Limits,
     Settings,
@@ -52,6 +53,13 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         metavar="URL",
         default=None,
         help="sqlite:///PATH or postgresql://USER@HOST/DB (default: SQLite in the user data directory)",
+    )
+    p.add_argument(
+        "--sqlite-sync",
+        choices=SQLITE_SYNCS,
+        default="normal",
+        help="normal: an acknowledged move survives a crash of the server process; full: a power "
+        "cut too, with a disk sync in every move's latency (default normal)",
     )
     p.add_argument(
         "--redis",
@@ -238,6 +246,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         forwarded_allow_ips=args.forwarded_allow_ips,
         header_timeout=args.header_timeout,
         daily_formats=formats,
+        sqlite_sync=args.sqlite_sync,
     )
 
 

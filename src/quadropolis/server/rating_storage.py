@@ -45,7 +45,7 @@ from ..outcome import Outcome
 from . import account_storage as acc
 from .data import OVER
 from .ratings import Entrant, Rating, entrants, rate
-from .storage import SYNC_ACTIONS, SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
+from .storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
 ATTEMPTS: Final = 8
@@ -214,18 +214,20 @@ class RatingStore:
 
     @contextlib.contextmanager
     def _unsynced(self) -> Iterator[Connection]:
-        """A connection whose commits SQLite does not sync (back to :data:`~.storage.SYNC_ACTIONS`
-        after); any connection elsewhere."""
+        """A connection whose commits SQLite does not sync (back to the connection's own sync
+        level after: the server's ``--sqlite-sync``); any connection elsewhere."""
         sqlite = self._engine.dialect.name == "sqlite"
         with self._engine.connect() as conn:
+            level = 0
             if sqlite:
+                level = int(conn.exec_driver_sql("PRAGMA synchronous").scalar_one())
                 conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_NEW_GAME}")
                 conn.commit()
             try:
                 yield conn
             finally:
                 if sqlite:
-                    conn.exec_driver_sql(f"PRAGMA synchronous={SYNC_ACTIONS}")
+                    conn.exec_driver_sql(f"PRAGMA synchronous={level}")
                     conn.commit()
 
     def is_settled(self, game_id: str) -> bool:

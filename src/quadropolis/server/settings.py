@@ -19,6 +19,12 @@ HEADER_TIMEOUT: Final = 10.0
 #: A connection whose peer accepts no data for this long is reset by TCP (``TCP_USER_TIMEOUT``,
 #: Linux): the only way to let go of a client that never reads, which no close frame reaches.
 STALLED_SECONDS: Final = 30.0
+#: SQLite's sync levels (``--sqlite-sync``): ``normal`` (the default) keeps every acknowledged
+#: move through a crash of the server process, ``full`` through a power cut too, at the cost
+#: of a disk sync in every move's latency (see :mod:`.storage`).
+SQLITE_SYNCS: Final = ("normal", "full")
+
+
 #: The daily challenge's formats, cycled through day by day (:mod:`.daily`).
 DAILY_FORMATS: Final = ("classic-2", "classic-3", "expert-2", "classic-4", "expert-3", "expert-4")
 
@@ -128,6 +134,8 @@ class Settings:
     header_timeout: float = HEADER_TIMEOUT
     #: The daily challenge's formats (``classic-2`` … ``expert-4``), cycled through by day.
     daily_formats: tuple[str, ...] = DAILY_FORMATS
+    #: SQLite's sync level, one of :data:`SQLITE_SYNCS` (ignored for PostgreSQL).
+    sqlite_sync: str = "normal"
 
 
 def default_database() -> str:

@@ -1,9 +1,10 @@
 """Group commit: the actions of every game waiting to be stored go to the database together,
 in one transaction, so one sync to disk acknowledges them all.
 
-With SQLite (one writer, ``synchronous=FULL``) a commit costs a sync of the disk, from a
-fraction of a millisecond to several on a busy machine; one commit per move would cap the
-server at a few hundred moves per second and queue every move behind the others. The
+A commit costs a round trip to the database's single writer (SQLite) or its log, and with
+PostgreSQL or SQLite's ``full`` sync level a sync of the disk, from a fraction of a
+millisecond to several on a busy machine; one commit per move would cap the server at a few
+hundred moves per second and queue every move behind the others. The
 :class:`Writer` runs at most one batch at a time: actions arriving while a batch commits form
 the next one. Each caller still learns its own action's fate (stored, or refused because its
 version was taken), and is answered only once the batch is committed."""
