@@ -12,8 +12,15 @@ the same illegal-action handling; tests/envs/test_vector.py compares them step b
 Options: those of the single env — ``mode``, ``players``, ``seat`` (an int, or ``None``: drawn
 at each episode), ``opponents``, ``reward``, ``dense_reward``, ``illegal_action``,
 ``illegal_reward``, ``normalize``, ``urbanist_blocks``, ``all_parks_absorb`` — except that the
-opponents are the engine's native bots, ``"random"`` and ``"greedy"`` (one spec for every other
-seat, or a list), and ``render_mode`` is ``None``. ``copy`` (default true) returns copies of
+opponents (one for every other seat, or a list) are the engine's native bots ``"random"`` and
+``"greedy"``, the learned bot ``"neural"``, or batched policies, callables ``(observations,
+masks) -> actions`` over all the games waiting for them (``(k, 2409)`` float32 from the seat to
+move, normalised if the env is, and ``(k, 121)`` int8; ``k`` integer actions), and
+``render_mode`` is ``None``. A game waits at the turn of ``neural`` or of a policy; each step
+decides all the waiting games at once (``neural``: the engine writes their raw inputs, one
+NumPy pass scores every move, :func:`quadropolis.bots.neural_choose_rows`) until every game
+is at the agent's turn. A policy's action outside the mask is a
+:class:`~quadropolis.bots.BotError` (nothing played). ``copy`` (default true) returns copies of
 the batch's arrays at each call; ``copy=False`` returns the arrays the engine writes in place
 at the next call (faster; copy what you keep).
 
