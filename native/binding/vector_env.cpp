@@ -107,7 +107,8 @@ Batch make_batch(const Encoding& e, int mode, int players, bool square_variant, 
     c.seat = seat;
     for (int k = 0; k < players - 1; k++) {
         const int o = nb::cast<int>(opponents[static_cast<size_t>(k)]);
-        if (o != OPPONENT_RANDOM && o != OPPONENT_GREEDY) bad("an opponent is 0 (random) or 1 (greedy)");
+        if (o != OPPONENT_RANDOM && o != OPPONENT_GREEDY && o != OPPONENT_EXTERNAL)
+            bad("an opponent is 0 (random), 1 (greedy) or 2 (decided by the caller)");
         c.opponents[k] = static_cast<int8_t>(o);
     }
     c.scheme = static_cast<int8_t>(scheme);
@@ -133,6 +134,34 @@ const int64_t* actions_of(const Batch& b, Array<const int64_t>& actions) {
     return actions.data();
 }
 
+// The games listed for an opponent call: (k,) int32, each checked by the engine.
+size_t listed(const Array<const int32_t>& games, const Batch& b) {
+    if (games.ndim() != 1 || games.shape(0) > static_cast<size_t>(b.games.count()))
+        bad("games must be a 1-D array of at most " + std::to_string(b.games.count()) + " game numbers");
+    for (size_t k = 0; k < games.shape(0); k++)
+        if (games.data()[k] < 0 || games.data()[k] >= b.games.count()) bad("a game number is out of range");
+    return games.shape(0);
+}
+
+void inputs_into(const Batch& b, Array<const int32_t> games, Array<int32_t> seats, Array<int32_t> context,
+                 Array<int32_t> rows, Array<int32_t> counts) {
+    const size_t k = listed(games, b);
+    for (size_t i = 0; i < k; i++)
+        if (!b.games.episode_waiting(games.data()[i])) bad("a listed game is not waiting for an opponent");
+    b.games.opponent_inputs(games.data(), static_cast<int>(k), data_of(seats, "seats", k, 0),
+                            data_of(context, "context", k, NEURAL_CONTEXT),
+                            data_of(rows, "rows", k * MAX_LEGAL, NEURAL_MOVE), data_of(counts, "counts", k, 0));
+}
+
+void observe_into(const Batch& b, Array<const int32_t> games, Array<float> obs, Array<int8_t> masks) {
+    const size_t k = listed(games, b);
+    for (size_t i = 0; i < k; i++)
+        if (!b.games.episode_waiting(games.data()[i])) bad("a listed game is not waiting for an opponent");
+    b.games.opponent_observe(games.data(), static_cast<int>(k),
+                             data_of(obs, "observations", k, static_cast<size_t>(b.size)),
+                             data_of(masks, "masks", k, MOVE_COUNT));
+}
+
 int game_index(const Batch& b, int game) {
     if (game < 0 || game >= b.games.count()) bad("game must be 0 to " + std::to_string(b.games.count() - 1));
     return game;
@@ -141,6 +170,9 @@ int game_index(const Batch& b, int game) {
 }  // namespace
 
 void register_vector_env(nb::module_& m) {
+    m.attr("MAX_LEGAL") = MAX_LEGAL;
+    m.attr("NEURAL_CONTEXT") = NEURAL_CONTEXT;
+    m.attr("NEURAL_MOVE") = NEURAL_MOVE;
     nb::class_<Encoding>(m, "Encoding")
         .def("__init__",
              [](Encoding* self, nb::tuple parts, nb::bytes s, nb::bytes r, nb::bytes k, Array<const float> scale) {
@@ -183,6 +215,28 @@ void register_vector_env(nb::module_& m) {
              nb::arg("actions").noconvert(), nb::arg("observations").noconvert(), nb::arg("masks").noconvert(),
              nb::arg("rewards").noconvert(), nb::arg("terminated").noconvert(), nb::arg("illegal").noconvert(),
              nb::arg("seats").noconvert())
+        .def("waiting",
+             [](const Batch& b, Array<int32_t> games, Array<int32_t> opponents) {
+                 const size_t n = static_cast<size_t>(b.games.count());
+                 return b.games.waiting(data_of(games, "games", n, 0), data_of(opponents, "opponents", n, 0));
+             },
+             nb::arg("games").noconvert(), nb::arg("opponents").noconvert())
+        .def("opponent_inputs", &inputs_into, nb::arg("games").noconvert(), nb::arg("seats").noconvert(),
+             nb::arg("context").noconvert(), nb::arg("rows").noconvert(), nb::arg("counts").noconvert())
+        .def("opponent_observe", &observe_into, nb::arg("games").noconvert(), nb::arg("observations").noconvert(),
+             nb::arg("masks").noconvert())
+        .def("resume",
+             [](Batch& b, Array<const int32_t> games, Array<const int64_t> moves, Array<float> obs,
+                Array<int8_t> masks, Array<double> rewards, Array<bool> terminated, Array<bool> illegal,
+                Array<int32_t> seats) {
+                 const size_t k = listed(games, b);
+                 if (moves.ndim() != 1 || moves.shape(0) != k) bad("moves: one per listed game");
+                 VectorOutput o = Outputs{obs, masks, rewards, terminated, illegal, seats}.check(b.games, b.size);
+                 return b.games.resume(games.data(), moves.data(), static_cast<int>(k), o);
+             },
+             nb::arg("games").noconvert(), nb::arg("moves").noconvert(), nb::arg("observations").noconvert(),
+             nb::arg("masks").noconvert(), nb::arg("rewards").noconvert(), nb::arg("terminated").noconvert(),
+             nb::arg("illegal").noconvert(), nb::arg("seats").noconvert())
         .def("state", [](const Batch& b, int game) { return b.games.state(game_index(b, game)); }, nb::arg("game"))
         .def("episode_seed", [](const Batch& b, int game) { return b.games.episode_seed(game_index(b, game)); },
              nb::arg("game"))

@@ -5,6 +5,7 @@
 
 #include "quadropolis/greedy.hpp"
 #include "quadropolis/scoring.hpp"
+#include "quadropolis/tables.hpp"
 
 namespace quadropolis {
 namespace {
@@ -53,6 +54,7 @@ VectorGames::VectorGames(const Encoding& encoding, const VectorConfig& config, i
         g.done = true;
         g.seed = 0;
         g.agent = 0;
+        g.waiting = false;
         std::memset(g.legal, 0, sizeof g.legal);
     }
 }
@@ -74,6 +76,7 @@ void VectorGames::start(Game& g, int64_t seed) {
     }
     std::memset(g.scores, 0, sizeof g.scores);
     g.done = false;
+    g.waiting = false;
     play_bots(g);
 }
 
@@ -82,6 +85,10 @@ void VectorGames::play_bots(Game& g) {
     while (s.phase != OVER) {
         const int p = current_player(s);
         if (p == g.agent) return;
+        if (g.opponent[p] == OPPONENT_EXTERNAL) {
+            g.waiting = true;
+            return;
+        }
         do_apply(s, g.opponent[p] == OPPONENT_GREEDY ? greedy_move(s, g.bots[p]) : random_move(s, g.bots[p]));
     }
 }
@@ -110,7 +117,7 @@ double VectorGames::final_reward(const Game& g) const {
 }
 
 // QuadropolisEnv.step for one game: the agent's action, the dense reward of a build, the
-// bots' moves, the final reward.
+// bots' moves (up to an external opponent's; settle adds the final reward).
 double VectorGames::play(Game& g, int action, bool& illegal) {
     illegal = !allowed(g, action);
     if (illegal) {
@@ -126,11 +133,19 @@ double VectorGames::play(Game& g, int action, bool& illegal) {
         g.scores[g.agent] = score.total;
     }
     play_bots(g);
-    if (g.state.phase == OVER) {
-        g.done = true;
-        reward += final_reward(g);
-    }
     return reward;
+}
+
+// A game no longer waiting: the final reward if its episode just ended, then its outputs.
+void VectorGames::settle(Game& g, int index, VectorOutput& out) {
+    if (g.waiting) return;
+    const size_t i = static_cast<size_t>(index);
+    if (!g.done && g.state.phase == OVER) {
+        g.done = true;
+        out.rewards[i] += final_reward(g);
+    }
+    out.terminated[i] = g.done;
+    observe(g, index, out);
 }
 
 // Writes game `index`'s observation and mask, and keeps the mask for the legality check of the
@@ -154,7 +169,7 @@ void VectorGames::reset(const int64_t* seeds, VectorOutput& out) {
         start(g, seeds[i]);
         out.rewards[i] = 0.0;
         out.terminated[i] = out.illegal[i] = false;
-        observe(g, i, out);
+        settle(g, i, out);
     }
 }
 
@@ -177,10 +192,94 @@ void VectorGames::step(const int64_t* actions, VectorOutput& out) {
             const int64_t a = actions[i];
             out.rewards[i] = play(g, a < 0 || a >= MOVE_COUNT ? -1 : static_cast<int>(a), illegal);
         }
-        out.terminated[i] = g.done;
         out.illegal[i] = illegal;
-        observe(g, i, out);
+        settle(g, i, out);
     }
+}
+
+int VectorGames::waiting(int32_t* games, int32_t* opponents) const {
+    int k = 0;
+    for (int i = 0; i < count(); i++) {
+        const Game& g = games_[static_cast<size_t>(i)];
+        if (!g.waiting) continue;
+        const int p = current_player(g.state);
+        opponents[k] = p < g.agent ? p : p - 1;
+        games[k++] = i;
+    }
+    return k;
+}
+
+// bots.neural.raw_inputs of one position: see neural.RAW_CONTEXT (the Classic architects as
+// neural.context_features reads the used-architect bits) and neural.RAW_MOVE.
+void VectorGames::opponent_inputs(const int32_t* games, int count, int32_t* seats, int32_t* context, int32_t* rows,
+                                  int32_t* counts) const {
+    GreedyValues values;
+    CityScore score;
+    for (int k = 0; k < count; k++) {
+        const State& s = games_[static_cast<size_t>(games[k])].state;
+        const int n = s.config.players, p = current_player(s);
+        const bool expert = s.config.mode == EXPERT;
+        greedy_values(s, values);
+        int32_t totals[MAX_PLAYERS];
+        for (int q = 0; q < n; q++) {
+            score_city(city_of(s, q), s.config.all_parks_absorb, score);
+            totals[q] = score.total;
+        }
+        int other = -1, rich = -1;
+        for (int q = 0; q < n; q++) {
+            if (q == p) continue;
+            if (other < 0 || totals[q] > totals[other]) other = q;
+            if (rich < 0 || s.inhabitants[q] + s.energy[q] > s.inhabitants[rich] + s.energy[rich]) rich = q;
+        }
+        int32_t* c = context + k * NEURAL_CONTEXT;
+        const int32_t head[] = {expert, n, s.round, s.turn, s.phase == PLACE, totals[p], totals[other],
+                                s.inhabitants[p], s.energy[p], s.inhabitants[rich], s.energy[rich]};
+        std::memcpy(c, head, sizeof head);
+        for (int a = 1; a <= 5; a++)
+            c[10 + a] = expert ? s.architects[a] : a == 5 ? 0 : !(s.architects[p] >> (a - 1) & 1u);
+        c[16] = s.mayor == p;
+        c[17] = values.count;
+        c[18] = s.phase == PLACE && s.pending_tile >= 0 ? encoding_.kind_of_tile[s.pending_tile] : -1;
+        c[19] = p;
+        for (int m = 0; m < values.count; m++, rows += NEURAL_MOVE) {
+            const int move = values.entries[m].move;
+            std::memcpy(rows, values.entries[m].value, sizeof(int32_t) * GREEDY_VALUE_SIZE);
+            rows[5] = move;
+            rows[6] = -1;
+            if (move < FIRST_BUILD_MOVE) {
+                const int q = tables::DESIGNATED[(move / 5) * 6 + move % 5 + 1];
+                if (s.site[q] >= 0 && !(s.face_down >> q & 1u)) rows[6] = encoding_.kind_of_tile[s.site[q]];
+            }
+        }
+        seats[k] = p;
+        counts[k] = values.count;
+    }
+}
+
+void VectorGames::opponent_observe(const int32_t* games, int count, float* observations, int8_t* masks) const {
+    const size_t size = static_cast<size_t>(encoding_.part[PART_SIZE]);
+    for (int k = 0; k < count; k++) {
+        const State& s = games_[static_cast<size_t>(games[k])].state;
+        encode(encoding_, s, current_player(s), config_.normalize, observations + static_cast<size_t>(k) * size);
+        action_mask(s, masks + static_cast<size_t>(k) * MOVE_COUNT);
+    }
+}
+
+int VectorGames::resume(const int32_t* games, const int64_t* moves, int count, VectorOutput& out) {
+    for (int k = 0; k < count; k++) {
+        if (games[k] < 0 || games[k] >= this->count() || (k > 0 && games[k] <= games[k - 1])) return k;
+        const Game& g = games_[static_cast<size_t>(games[k])];
+        if (!g.waiting || moves[k] < 0 || moves[k] >= MOVE_COUNT || !is_legal(g.state, static_cast<int>(moves[k])))
+            return k;
+    }
+    for (int k = 0; k < count; k++) {
+        Game& g = games_[static_cast<size_t>(games[k])];
+        g.waiting = false;
+        do_apply(g.state, static_cast<int>(moves[k]));
+        play_bots(g);
+        settle(g, games[k], out);
+    }
+    return -1;
 }
 
 }  // namespace quadropolis

@@ -127,10 +127,17 @@ def encode(
 def action_mask(state: State, out: npt.NDArray[np.int8]) -> None:
     """Write the legal moves of ``state`` as a 0/1 mask into ``out`` (int8, 121)."""
 
+#: The most legal moves of a position; the raw inputs of bots.neural (columns per position
+#: and per move).
+MAX_LEGAL: int
+NEURAL_CONTEXT: int
+NEURAL_MOVE: int
+
 class VectorGames:
     """``count`` games stepped together (native/include/quadropolis/vector_env.hpp): mode 0/1,
     ``seat`` -1 (drawn each episode) or a seat, ``opponents`` one per other seat (0 random,
-    1 greedy), ``scheme`` 0 win_share / 1 margin."""
+    1 greedy, 2 decided by the caller: a game waits at such an opponent's turn, its outputs
+    unwritten, until ``resume`` plays its move), ``scheme`` 0 win_share / 1 margin."""
 
     def __init__(
         self,
@@ -173,6 +180,39 @@ class VectorGames:
         seats: npt.NDArray[np.int32],
     ) -> None:
         """One step of every game (a finished game starts its next episode instead)."""
+    def waiting(self, games: npt.NDArray[np.int32], opponents: npt.NDArray[np.int32]) -> int:
+        """Write the games waiting for a caller-decided opponent (ascending) and that
+        opponent's index among the other seats into the first entries of ``games`` and
+        ``opponents`` (each ``(count,)``); returns how many."""
+    def opponent_inputs(
+        self,
+        games: npt.NDArray[np.int32],
+        seats: npt.NDArray[np.int32],
+        context: npt.NDArray[np.int32],
+        rows: npt.NDArray[np.int32],
+        counts: npt.NDArray[np.int32],
+    ) -> None:
+        """For the ``k`` listed waiting games: the seat to move, bots.neural's raw context
+        ``(k, NEURAL_CONTEXT)`` and move rows (``(k * MAX_LEGAL, NEURAL_MOVE)``, filled one
+        game after another, ``counts[i]`` rows for game i)."""
+    def opponent_observe(
+        self, games: npt.NDArray[np.int32], observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]
+    ) -> None:
+        """For the ``k`` listed waiting games: the observation from the seat to move and its mask."""
+    def resume(
+        self,
+        games: npt.NDArray[np.int32],
+        moves: npt.NDArray[np.int64],
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+        illegal: npt.NDArray[np.bool_],
+        seats: npt.NDArray[np.int32],
+    ) -> int:
+        """Play ``moves[k]`` in the k-th listed waiting game (ascending) and carry it on to the
+        agent's turn (outputs written), the episode's end or the next such opponent. Returns
+        the first k out of order, not waiting or with an illegal move (nothing played), or -1."""
     def state(self, game: int) -> State:
         """A copy of game ``game``'s state."""
     def episode_seed(self, game: int) -> int: ...

@@ -301,12 +301,14 @@ def apply_native(ns: _native.State, move: Move) -> None:
 Encoding = _native.Encoding
 State = _native.State  # State(fields): fields() back to a state (validated), for pickling
 VectorGames = _native.VectorGames
+MAX_LEGAL: int = _native.MAX_LEGAL
 encode_into = _native.encode
 action_mask_into = _native.action_mask
 
 
 __all__ = [
     "ABI",
+    "MAX_LEGAL",
     "Encoding",
     "SearchOptions",
     "State",

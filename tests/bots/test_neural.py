@@ -18,7 +18,9 @@ from quadropolis.rules import apply_unchecked
 def test_the_shipped_weights_have_the_networks_shapes() -> None:
     weights = neural.load_weights()
     assert {k: v.shape for k, v in weights.items()} == neural.LAYERS
-    assert all(v.dtype == np.float32 and np.isfinite(v).all() for v in weights.values())
+    # float32 values (as trained and shipped), held in float64 for the forward pass
+    assert all(v.dtype == np.float64 and np.isfinite(v).all() for v in weights.values())
+    assert all(np.array_equal(v, v.astype(np.float32)) for v in weights.values())
     # the network reads the features it is given: not all-zero weights
     assert float(np.abs(weights["w1"]).sum()) > 0
 
@@ -67,6 +69,30 @@ def test_neural_is_deterministic_for_a_seed() -> None:
     state = observe(new_game(GameConfig(seed=5)))
     bot = make_bot("neural")
     assert len({bot.choose(state, random.Random(k)) for k in range(5)}) == 1
+
+
+def test_a_position_gets_the_same_move_alone_and_within_a_batch() -> None:
+    """choose_rows over many positions at once (the batched env's way) picks, for each, the move
+    the bot picks for it alone."""
+    positions, contexts, rows, counts, alone = [], [], [], [], []
+    greedy, bot = GreedyBot(), make_bot("neural")
+    for seed in range(6):
+        state = new_game(
+            GameConfig(mode=Mode.EXPERT if seed % 2 else Mode.CLASSIC, players=2 + seed % 3, seed=seed)
+        )
+        rng = random.Random(seed)
+        for _ in range(25):
+            values = greedy.values(observe(state))
+            context, r = neural.raw_inputs(observe(state), values)
+            contexts.append(context)
+            rows.append(r)
+            counts.append(len(values))
+            positions.append(values)
+            alone.append(bot.choose(observe(state), rng))
+            apply_unchecked(state, rng.choice(legal_moves(state)))
+    chosen = neural.choose_rows(np.stack(contexts), np.concatenate(rows), counts)
+    starts = np.cumsum([0, *counts[:-1]])
+    assert [values[int(c - s)][1] for values, c, s in zip(positions, chosen, starts, strict=True)] == alone
 
 
 def test_the_network_sees_greedys_values() -> None:

@@ -28,12 +28,30 @@ def test_the_envs_section_reports_each_adapter_and_its_ratio_to_the_engine() -> 
             ratio, x = figures[f"envs_{name}_{case}_ratio"]
             assert unit == "moves/s" and value > 0 and x == "x" and ratio > 0
         assert figures[f"envs_pettingzoo_wrappers_{case}"][1] == "us"
-        for opponents in ("random", "greedy") if players == 2 else ("random",):
+        for opponents in ("random", "greedy", "neural") if players == 2 else ("random",):
             key = f"{case}_{opponents}"
             assert figures[f"envs_gym_steps_{key}"][1] == figures[f"envs_vector_steps_{key}"][1] == "steps/s"
             assert (
                 figures[f"envs_vector_steps_{key}"][0] > 0
                 and figures[f"envs_vector_steps_{key}_ratio"][0] > 0
             )
-    batched = 3 * (len(PLAYOUT_CASES) + sum(players == 2 for _, players in PLAYOUT_CASES))
+    batched = 3 * (len(PLAYOUT_CASES) + 2 * sum(players == 2 for _, players in PLAYOUT_CASES))
     assert len(figures) == len(PLAYOUT_CASES) * (3 + 2 * len(adapters)) + batched
+
+
+def test_the_ladder_section_reports_the_batched_envs_step_cost_per_opponent() -> None:
+    from quadropolis.bench import ladder
+    from quadropolis.tiles import Mode
+
+    figures: dict[str, tuple[float, str]] = {}
+
+    def report(key: str, value: float, unit: str, label: str) -> None:
+        assert label and key not in figures
+        figures[key] = (value, unit)
+
+    ladder._batched_costs(report, Mode.CLASSIC, 1, 0.01)
+    for opponent in ("greedy", "neural"):
+        steps, unit = figures[f"ladder_batched_{opponent}_classic"]
+        cost, x = figures[f"ladder_batched_{opponent}_classic_cost"]
+        assert unit == "steps/s" and steps > 0 and x == "x" and cost > 0
+    assert len(figures) == 4

@@ -127,3 +127,36 @@ def test_the_neural_training_example_generates_trains_and_exports(tmp_path: Path
     train.main(["train", str(data), "--epochs", "1", "--batch", "16", "--out", str(weights)])
     with np.load(weights) as w:
         assert {k: w[k].shape for k in w.files} == neural.LAYERS
+
+
+def test_the_rllib_self_play_example_trains_on_two_ray_workers() -> None:
+    """Two iterations of PPO self-play sampled by two Ray env runners, then the evaluation."""
+    rllib = _load("rllib_selfplay")
+    args = ["--iterations", "2", "--workers", "2", "--batch", "256", "--minibatch", "64", "--epochs", "1"]
+    out = rllib.main([*args, "--hidden", "32", "--eval-games", "2", "--seed", "3"])
+    history = out["history"]
+    assert [row["iteration"] for row in history] == [1, 2]
+    assert all(row["agent_steps"] >= 256 and row["episodes"] >= 1 for row in history)  # whole games
+    for opponent in ("random", "greedy"):
+        assert out[opponent].games == 2 and 0.0 <= out[opponent].win_share <= 1.0
+    # the trained module, as a policy, plays a legal action of any position it is shown
+    env = rllib.make_env({"mode": "classic"})
+    obs, _ = env.reset(seed=4)
+    ((agent, seen),) = obs.items()
+    action = out["policy"](seen["observations"], seen["action_mask"].astype(np.int8))
+    assert seen["action_mask"][action] == 1 and agent == "player_0"
+
+
+def test_the_baseline_table_evaluates_every_entrant_against_the_same_opponents(tmp_path: Path) -> None:
+    table = _load("baseline_table")
+    out = tmp_path / "baseline.json"
+    text = table.main(["--modes", "classic", "--games", "2", "--ppo-steps", "0", "--out", str(out)])
+    lines = text.splitlines()
+    assert lines[0].startswith("| mode | entrant | against `random`") and "against `greedy`" in lines[0]
+    assert [line.split(" | ")[1] for line in lines[2:]] == [f"`{b}`" for b in table.BOTS]
+    saved = json.loads(out.read_text())
+    for row in saved:
+        assert [e["opponents"] for e in row["evaluations"]] == [["random"], ["greedy"]]
+        assert all(e["games"] == 2 and e["seed"] == 0 for e in row["evaluations"])
+    greedy_row = next(line for line in lines[2:] if "`greedy`" in line)
+    assert greedy_row.count("%") == 6  # two cells of win share (low–high)

@@ -13,12 +13,29 @@ import numpy.typing as npt
 import pytest
 
 from quadropolis import engine
+from quadropolis.bots import BotError
 from quadropolis.envs import ActionError, make_gym_env
 from quadropolis.envs.gym_env import QuadropolisEnv
 from quadropolis.envs.vector import QuadropolisVectorEnv, make_vector_env
 from quadropolis.errors import ConfigError, IllegalMoveError, QuadropolisError
 
+
+class _Policy:
+    """A policy that plays the same whether called on one observation (the single env) or on a
+    batch (the batched env): the legal action with the highest score in a fixed part of the
+    observation (the site), the lowest such action on a tie."""
+
+    def __call__(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
+        return np.argmax(mask * (1.0 + obs[..., 359:480]), axis=-1)
+
+    def __repr__(self) -> str:
+        return "policy"
+
+
 CASES: list[dict[str, Any]] = [
+    {"mode": "classic", "players": 2, "opponents": "neural"},
+    {"mode": "expert", "players": 3, "seat": None, "opponents": ["neural", "greedy"], "dense_reward": 0.5},
+    {"mode": "classic", "players": 4, "opponents": [_Policy(), "neural", "random"], "normalize": True},
     {"mode": "classic", "players": 2},
     {"mode": "classic", "players": 3, "seat": None, "normalize": True},
     {"mode": "classic", "players": 4, "seat": 3, "urbanist_blocks": "square", "reward": "margin"},
@@ -203,7 +220,8 @@ def test_illegal_actions_terminate_or_raise() -> None:
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"opponents": "mcts"}, "native bots random, greedy"),
+        ({"opponents": "mcts"}, "plays the bots random, greedy, neural and batched policies"),
+        ({"opponents": "greedy:epsilon=0.1"}, "plays the bots"),
         ({"opponents": ["random", "greedy"]}, "need 1 opponent"),
         ({"num_envs": 0}, "num_envs"),
         ({"num_envs": True}, "num_envs"),
@@ -219,6 +237,20 @@ def test_illegal_actions_terminate_or_raise() -> None:
 def test_bad_options(options: dict[str, Any], match: str) -> None:
     with pytest.raises(QuadropolisError, match=match):
         QuadropolisVectorEnv(**options)
+
+
+@pytest.mark.parametrize(
+    ("policy", "match"),
+    [
+        (lambda obs, masks: np.full(len(masks), 120), "chose action 120, not a legal action"),
+        (lambda obs, masks: np.zeros((len(masks), 2), np.int64), "must return .* integer actions"),
+        (lambda obs, masks: masks.argmax(1).astype(np.float64), "must return .* integer actions"),
+    ],
+)
+def test_a_policy_opponent_that_plays_outside_the_mask_is_a_bot_error(policy: Any, match: str) -> None:
+    venv = QuadropolisVectorEnv(3, seat=1, opponents=policy)  # the opponent moves first
+    with pytest.raises(BotError, match=match):
+        venv.reset(seed=0)
 
 
 def test_bad_seeds_and_step_before_reset() -> None:

@@ -110,7 +110,8 @@ def test_bad_arrays_are_refused() -> None:
         ({"seat": 2}, "seat"),
         ({"seat": -2}, "seat"),
         ({"opponents": (0, 0)}, "opponents"),
-        ({"opponents": (2,)}, "opponent"),
+        ({"opponents": (3,)}, "opponent"),
+        ({"opponents": (-1,)}, "opponent"),
     ],
 )
 def test_bad_options_are_refused(args: dict[str, Any], match: str) -> None:
@@ -118,3 +119,38 @@ def test_bad_options_are_refused(args: dict[str, Any], match: str) -> None:
         _games(**args)
     with pytest.raises(ValueError, match="count"):
         nat.VectorGames(native_encoding(native), 0, 2, False, False, 0, (0,), 0, 0.0, 0.0, False, 0)
+
+
+def test_caller_decided_opponents_wait_and_refuse_bad_moves() -> None:
+    """Seat 1 decided by the caller: every game waits at its turn; resume refuses a game out of
+    order, a game not waiting and an illegal move before playing anything."""
+    games = _games(opponents=(2,), seat=1)  # the opponent, in seat 0, moves first
+    out = _outputs(native_encoding(native).size)
+    games.reset(np.arange(N, dtype=np.int64), *out)
+    waiting, which = np.zeros(N, np.int32), np.full(N, -1, np.int32)
+    assert games.waiting(waiting, which) == N and list(waiting) == list(range(N)) and not which.any()
+    masks = np.zeros((N, 121), np.int8)
+    games.opponent_observe(waiting, np.zeros((N, out[0].shape[1]), np.float32), masks)
+    legal = masks.argmax(1).astype(np.int64)
+    before = [games.state(i).fields() for i in range(N)]
+    assert games.resume(waiting[::-1].copy(), legal[::-1].copy(), *out) == 1  # out of order
+    illegal = legal.copy()
+    illegal[3] = 120
+    assert games.resume(waiting, illegal, *out) == 3
+    assert [games.state(i).fields() for i in range(N)] == before  # nothing played
+    assert games.resume(waiting, legal, *out) == -1
+    while (k := games.waiting(waiting, which)) > 0:  # its build follows its take
+        games.opponent_observe(waiting[:k].copy(), np.zeros((k, out[0].shape[1]), np.float32), masks[:k])
+        assert games.resume(waiting[:k].copy(), masks[:k].argmax(1).astype(np.int64), *out) == -1
+    assert (out[5] == 1).all() and all(games.state(i).fields() != before[i] for i in range(N))
+    assert games.resume(np.zeros(1, np.int32), legal[:1], *out) == 0  # not waiting
+    with pytest.raises(ValueError, match="not waiting"):
+        games.opponent_inputs(
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int32),
+            np.zeros((1, nat.NEURAL_CONTEXT), np.int32),
+            np.zeros((nat.MAX_LEGAL, nat.NEURAL_MOVE), np.int32),
+            np.zeros(1, np.int32),
+        )
+    with pytest.raises(ValueError, match="out of range"):
+        games.resume(np.array([N], np.int32), legal[:1], *out)

@@ -5,6 +5,13 @@
 // the single env plays from the same seed and actions. Observations, masks and rewards are
 // written into caller-provided arrays; a finished game starts its next episode at its next
 // step (Gymnasium's NEXT_STEP autoreset). No allocation after construction.
+//
+// An opponent may also be decided outside (OPPONENT_EXTERNAL: a learned policy run by the
+// caller over the whole batch at once). A game whose next move is such an opponent's waits:
+// step() leaves its outputs unwritten, waiting() lists the waiting games, opponent_inputs() or
+// opponent_observe() give what the caller's policy reads, and resume() plays the moves chosen
+// and carries each game on to the agent's next decision (or to the next external one); the
+// outputs of a game are written once it is the agent's turn again or its episode is over.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -15,7 +22,11 @@
 
 namespace quadropolis {
 
-enum Opponent : int8_t { OPPONENT_RANDOM = 0, OPPONENT_GREEDY = 1 };  // bots.simple RandomBot, GreedyBot
+// bots.simple RandomBot, GreedyBot; an opponent decided by the caller (see above).
+enum Opponent : int8_t { OPPONENT_RANDOM = 0, OPPONENT_GREEDY = 1, OPPONENT_EXTERNAL = 2 };
+// bots.neural's raw inputs of a position (neural.RAW_CONTEXT and RAW_MOVE columns).
+constexpr int NEURAL_CONTEXT = 20;
+constexpr int NEURAL_MOVE = 7;
 enum RewardScheme : int8_t { REWARD_WIN_SHARE = 0, REWARD_MARGIN = 1 };  // envs.rewards.REWARDS
 
 struct VectorConfig {
@@ -56,6 +67,24 @@ public:
     int64_t episode_seed(int game) const { return games_[game].seed; }
     int agent_seat(int game) const { return games_[game].agent; }
     bool episode_over(int game) const { return games_[game].done; }
+    bool episode_waiting(int game) const { return games_[game].waiting; }
+
+    // The games waiting for an external opponent's move, in ascending order, and which
+    // opponent is to move in each (opponents[k]: its index in VectorConfig::opponents);
+    // returns their count.
+    int waiting(int32_t* games, int32_t* opponents) const;
+    // Each listed waiting game's seat to move (seats[k]), and bots.neural's raw inputs: its
+    // context (NEURAL_CONTEXT ints per game) and one row of NEURAL_MOVE ints per legal move
+    // (greedy's value, the move, a take's building kind or -1), the games' rows one after
+    // another (room for count * MAX_LEGAL rows), their number per game in counts[k].
+    void opponent_inputs(const int32_t* games, int count, int32_t* seats, int32_t* context, int32_t* rows,
+                         int32_t* counts) const;
+    // Each listed waiting game's observation from the seat to move, and its legal moves.
+    void opponent_observe(const int32_t* games, int count, float* observations, int8_t* masks) const;
+    // Plays moves[k] in the k-th listed waiting game (games in ascending order), then carries it
+    // on (see above). Returns the first k whose game is out of order or not waiting or whose
+    // move is not legal; -1 if none (only then is anything played).
+    int resume(const int32_t* games, const int64_t* moves, int count, VectorOutput& out);
 
 private:
     struct Game {
@@ -67,6 +96,7 @@ private:
         int8_t opponent[MAX_PLAYERS];  // by seat (the agent's entry unused)
         int32_t scores[MAX_PLAYERS];   // projected score after the agent's last build (dense)
         bool done;
+        bool waiting;                  // an external opponent is to move
         int8_t legal[MOVE_COUNT];      // the agent's legal moves now (action_mask), kept by observe
 
     };
@@ -79,6 +109,7 @@ private:
     double final_reward(const Game& g) const;
     double play(Game& g, int action, bool& illegal);
     void observe(Game& g, int index, VectorOutput& out) const;
+    void settle(Game& g, int index, VectorOutput& out);
     static bool allowed(const Game& g, int64_t action) {
         return action >= 0 && action < MOVE_COUNT && g.legal[action];
     }

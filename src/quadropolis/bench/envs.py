@@ -17,7 +17,8 @@ The batched env (``gymnasium.make_vec("Quadropolis-v1", num_envs=N,
 vectorization_mode="vector_entry_point")``, :data:`VECTOR_GAMES` games) is measured beside the
 single env in *agent steps* per second (the actions the agent applies, each with the
 observation and mask that follow; the opponents' moves and the autoreset steps are not
-counted), against ``random`` in every case and against ``greedy`` in the 2-player cases. Its
+counted), against ``random`` in every case and against ``greedy`` and ``neural`` (batched
+inference: one forward pass for every game waiting for it) in the 2-player cases. Its
 random legal actions are drawn for the whole batch at once (the largest of uniform numbers
 times the masks). Needs the ``rl`` extra."""
 
@@ -241,7 +242,7 @@ def _batched(report: Report, mode: Mode, players: int, repeat: int, seconds: flo
     """The single env and the batched env side by side, run by run (see the module docstring)."""
     case = f"{mode.value}_{players}p"
     where = f"{mode.value} {players} players"
-    for opponents in ("random", "greedy") if players == 2 else ("random",):
+    for opponents in ("random", "greedy", "neural") if players == 2 else ("random",):
         single: list[float] = []
         batched: list[float] = []
         for r in range(repeat):

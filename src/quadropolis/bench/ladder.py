@@ -5,7 +5,10 @@ For each rung, the agent's steps per second in ``Quadropolis-v1`` (2 players, th
 seat 0 playing a random action of ``info["action_mask"]``, the rung in seat 1), and the
 *step cost*: the time of a step against the rung divided by the time of a step against
 ``random`` (the env's own cost plus the cheapest opponent's), measured back to back in each
-run, rung by rung alternating, the median over the runs. Then the ``neural`` bot's
+run, rung by rung alternating, the median over the runs. The same for the batched env
+(:data:`.envs.VECTOR_GAMES` games, random masked actions drawn for the batch) against its
+opponents ``greedy`` and ``neural`` (batched: one forward pass for all the games waiting for
+it): agent steps per second and the step cost against ``random`` in the batched env. Then the ``neural`` bot's
 milliseconds per decision (its whole ``choose``: greedy's values, the features, the forward
 pass) over whole games against ``greedy``. Needs the ``rl`` extra."""
 
@@ -19,6 +22,7 @@ from ..bots import GreedyBot, make_bot, observe
 from ..config import GameConfig
 from ..rules import apply_unchecked, new_game
 from ..tiles import Mode
+from .envs import vector_agent_steps
 from .report import Report, Workload
 
 
@@ -90,8 +94,36 @@ def run(report: Report, repeat: int, work: Workload) -> None:
                 "x",
                 f"  step cost vs {rung.spec} / vs random ({where})",
             )
+        _batched_costs(report, mode, repeat, seconds)
         games = max(1, int(seconds * 2))
         ms = statistics.median(neural_ms_per_move(mode, games, 1000 * r) for r in range(repeat))
         report(
             f"ladder_neural_ms_{mode.value}", ms, "ms", f"neural bot, time per move, {mode.value} 2 players"
+        )
+
+
+def _batched_costs(report: Report, mode: Mode, repeat: int, seconds: float) -> None:
+    """The batched env's agent steps per second against each batched opponent, and its step
+    cost against ``random`` in the batched env, measured back to back in each run."""
+    where = f"{mode.value} 2 players"
+    steps: dict[str, list[float]] = {}
+    costs: dict[str, list[float]] = {}
+    for r in range(repeat):
+        base = vector_agent_steps(mode, 2, seconds, 1000 * r, "random")
+        for opponent in ("greedy", "neural"):
+            rate = vector_agent_steps(mode, 2, seconds, 1000 * r, opponent)
+            steps.setdefault(opponent, []).append(rate)
+            costs.setdefault(opponent, []).append(base / rate)
+    for opponent, rates in steps.items():
+        report(
+            f"ladder_batched_{opponent}_{mode.value}",
+            statistics.median(rates),
+            "steps/s",
+            f"batched env agent steps vs {opponent}, {where}",
+        )
+        report(
+            f"ladder_batched_{opponent}_{mode.value}_cost",
+            statistics.median(costs[opponent]),
+            "x",
+            f"  batched step cost vs {opponent} / vs random ({where})",
         )

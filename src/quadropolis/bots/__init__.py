@@ -27,6 +27,9 @@ from .base import Bot, determinize, observe
 from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, SearchLevel
 from .match import BotError, MatchResult, bot_rng, play_match
 from .mcts import MCTSBot, search
+from .neural import RAW_CONTEXT as NEURAL_RAW_CONTEXT
+from .neural import RAW_MOVE as NEURAL_RAW_MOVE
+from .neural import choose_rows as neural_choose_rows
 from .review import (
     LABELS,
     REVIEW_ITERATIONS,
@@ -53,6 +56,8 @@ __all__ = [
     "LEVELS",
     "LEVEL_DETAILS",
     "MCTS_ITERATIONS",
+    "NEURAL_RAW_CONTEXT",
+    "NEURAL_RAW_MOVE",
     "REVIEW_ITERATIONS",
     "SEARCH_LEVELS",
     "SPEC_MAX_CHARS",
@@ -80,6 +85,7 @@ __all__ = [
     "label_of",
     "make_bot",
     "move_accuracy",
+    "neural_choose_rows",
     "observe",
     "play_match",
     "positions",

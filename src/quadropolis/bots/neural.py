@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..buildings import KINDS
 from ..errors import ConfigError
-from ..moves import MOVES, Build, Discard, Move, Take, move_number
+from ..moves import DISCARD, MOVES, Build, Move, Take, move_number
 from ..outcome import projected_score
 from ..site import DESIGNATED
 from ..state import PLACE, GameState
@@ -47,8 +47,11 @@ _KIND_INDEX: Final = {code: i for i, code in enumerate(KIND_CODES)}
 MOVE_FEATURES: Final = 7 + 3 + 5 + len(KIND_CODES) + 1 + len(MOVES)
 #: Context inputs (see :func:`context_features`): 18 numbers, then the pending building.
 CONTEXT_FEATURES: Final = 18 + len(KIND_CODES)
-#: Rows of moves per matrix product in :func:`forward` (see there).
+#: Rows of moves per matrix product in :func:`forward_batch` (see there).
 CHUNK: Final = 32
+#: The first build's and the discard's move numbers.
+FIRST_BUILD: Final = min(i for i, m in enumerate(MOVES) if isinstance(m, Build))
+DISCARD_NUMBER: Final = move_number(DISCARD)
 #: The layers of the exported network: name -> shape (checked when the weights load).
 LAYERS: Final[dict[str, tuple[int, ...]]] = {
     "ctx_w": (CONTEXT_FEATURES, 32),
@@ -72,92 +75,148 @@ def _numpy() -> Any:
     return numpy
 
 
-def context_features(state: GameState, n_moves: int) -> list[float]:
-    """The position as the mover sees it, scaled to about [-1, 1]: mode, round and turn,
-    phase, the mover's and the best opponent's projected VP and their difference, each one's
-    inhabitants and energy, the mover's architects still usable (Classic: unused this round;
-    Expert: the pool's count of each), whether the mover holds the mayor, the number of legal
-    moves, then the pending building's kind (one-hot, PLACE phase only)."""
+#: The raw context of a position (ints; :func:`raw_inputs`, and the compiled engine's batched
+#: env for the same positions): the mode (1 Expert), the players, round, turn, whether the
+#: building is to be placed, the mover's and the best other projected VP, the mover's
+#: inhabitants and energy, those of the rival holding the most of both, the architects (Expert:
+#: the pool's count of #1-#5; Classic: 1 for each of #1-#4 whose bit ``n - 1`` of the mover's
+#: used mask is clear, as the network was trained, then 0), whether the mover holds the mayor,
+#: the number of legal moves, the pending building's kind (-1: none) and the mover's seat.
+RAW_CONTEXT: Final = 20
+#: The raw row of one legal move: greedy's value (5 ints), the move's number, and for a take
+#: the kind of the building it takes (-1: a build, a discard or a face-down tile).
+RAW_MOVE: Final = 7
+
+
+def raw_inputs(state: GameState, values: list[tuple[tuple[int, ...], Move]]) -> tuple[Any, Any]:
+    """``(context, rows)``: the position's :data:`RAW_CONTEXT` ints and one row of
+    :data:`RAW_MOVE` ints per ``(greedy value, move)`` of ``values`` (:meth:`GreedyBot.values`
+    of ``state``), in that order."""
+    np_ = _numpy()
     p = state.current_player
     players = state.config.players
     expert = state.config.mode is Mode.EXPERT
-    own = projected_score(state, p).total
-    other = max(projected_score(state, q).total for q in range(players) if q != p)
+    totals = [projected_score(state, q).total for q in range(players)]
     rivals = [q for q in range(players) if q != p]
+    other = max(rivals, key=lambda q: totals[q])
     rich = max(rivals, key=lambda q: state.inhabitants[q] + state.energy[q])
     if expert:
-        arch = [state.architects[n] / players for n in range(1, 6)]
+        arch = [state.architects[n] for n in range(1, 6)]
     else:
         used = state.architects[p]
-        arch = [0.0 if used >> (n - 1) & 1 else 1.0 for n in range(1, 5)] + [0.0]
-    ctx = [
-        1.0 if expert else 0.0,
-        state.round / ROUNDS[state.config.mode],
-        state.turn / 4,
-        1.0 if state.phase == PLACE else 0.0,
-        own / 50,
-        other / 50,
-        (own - other) / 20,
-        state.inhabitants[p] / 10,
-        state.energy[p] / 10,
-        state.inhabitants[rich] / 10,
-        state.energy[rich] / 10,
-        *arch,
-        1.0 if state.mayor == p else 0.0,
-        n_moves / 50,
-    ]
-    kinds = [0.0] * len(KIND_CODES)
+        arch = [0 if used >> (n - 1) & 1 else 1 for n in range(1, 5)] + [0]
+    pending = -1
     if state.phase == PLACE and state.pending_tile >= 0:
-        kinds[_KIND_INDEX[TILES[state.pending_tile].kind.code]] = 1.0
-    return ctx + kinds
+        pending = _KIND_INDEX[TILES[state.pending_tile].kind.code]
+    context = [
+        int(expert), players, state.round, state.turn, int(state.phase == PLACE), totals[p], totals[other],
+        state.inhabitants[p], state.energy[p], state.inhabitants[rich], state.energy[rich],
+        *arch, int(state.mayor == p), len(values), pending, p,
+    ]  # fmt: skip
+    rows = np_.full((len(values), RAW_MOVE), -1, np_.int32)
+    for i, (value, move) in enumerate(values):
+        rows[i, :5] = value
+        rows[i, 5] = move_number(move)
+        if isinstance(move, Take):
+            q = DESIGNATED[move.slot][move.architect]
+            tid = state.site[q]
+            if tid >= 0 and not state.face_down >> q & 1:
+                rows[i, 6] = _KIND_INDEX[TILES[tid].kind.code]
+    return np_.array(context, np_.int32), rows
+
+
+def features(context: Any, rows: Any, counts: Any) -> tuple[Any, Any]:
+    """The network's inputs of ``k`` positions from their raw inputs (:func:`raw_inputs`):
+    ``context`` ``(k, RAW_CONTEXT)``, ``rows`` (the positions' move rows one after another)
+    and ``counts`` (rows per position) -> ``(ctx, moves)``, ``(k, CONTEXT_FEATURES)`` and
+    ``(rows, MOVE_FEATURES)`` float32, scaled to about [-1, 1].
+
+    Context: mode, round / rounds, turn / 4, phase, own and best other VP / 50, their
+    difference / 20, resources / 10, the architects (Expert: / players), mayor, moves / 50,
+    the pending building one-hot. Per move: greedy's VP, inhabitants placed, empty squares
+    (negated), built flag and resources, each minus the best legal move's; whether the move is
+    greedy's choice (its whole value the best); its VP gain over the city as it stands; then a
+    take, a build or a discard, the take's architect, the building it takes (or nothing), and
+    the move's number, each one-hot."""
+    np_ = _numpy()
+    c = np_.asarray(context, np_.float64).reshape(-1, RAW_CONTEXT)
+    k = len(c)
+    expert = c[:, 0]
+    ctx = np_.zeros((k, CONTEXT_FEATURES), np_.float64)
+    ctx[:, 0] = expert
+    ctx[:, 1] = c[:, 2] / np_.where(expert > 0, ROUNDS[Mode.EXPERT], ROUNDS[Mode.CLASSIC])
+    ctx[:, 2] = c[:, 3] / 4
+    ctx[:, 3] = c[:, 4]
+    ctx[:, 4], ctx[:, 5], ctx[:, 6] = c[:, 5] / 50, c[:, 6] / 50, (c[:, 5] - c[:, 6]) / 20
+    ctx[:, 7:11] = c[:, 7:11] / 10
+    ctx[:, 11:16] = c[:, 11:16] / np_.where(expert > 0, c[:, 1], 1.0)[:, None]
+    ctx[:, 16] = c[:, 16]
+    ctx[:, 17] = c[:, 17] / 50
+    pending = c[:, 18].astype(np_.int64)
+    ctx[np_.flatnonzero(pending >= 0), 18 + pending[pending >= 0]] = 1.0
+    return ctx.astype(np_.float32), _move_inputs(np_, rows, counts, c[:, 5])
+
+
+def _move_inputs(np_: Any, rows: Any, counts: Any, own: Any) -> Any:
+    """:func:`features`' per-move half (``own``: each position's projected VP now)."""
+    r = np_.asarray(rows, np_.int64).reshape(-1, RAW_MOVE)
+    x = np_.zeros((len(r), MOVE_FEATURES), np_.float32)
+    if not len(r):
+        return x
+    counts = np_.asarray(counts, np_.int64)
+    starts = np_.concatenate([[0], np_.cumsum(counts)[:-1]])
+    game = np_.repeat(np_.arange(len(counts)), counts)
+    vals = r[:, :5].astype(np_.float32)
+    best = np_.maximum.reduceat(vals, starts, axis=0)[game]
+    x[:, 0] = (vals[:, 0] - best[:, 0]) / 10
+    x[:, 1] = (vals[:, 1] - best[:, 1]) / 5
+    x[:, 2] = (vals[:, 2] - best[:, 2]) / 5
+    x[:, 3] = vals[:, 3]
+    x[:, 4] = (vals[:, 4] - best[:, 4]) / 10
+    # greedy's choice: the lexicographically best value, as one key (each part within 2**11)
+    key = np_.zeros(len(r), np_.int64)
+    for j in range(5):
+        key = key * 4096 + (r[:, j] + 2048)
+    x[:, 5] = key == np_.maximum.reduceat(key, starts)[game]
+    x[:, 6] = (vals[:, 0] - own[game].astype(np_.float32)) / 10
+    number = r[:, 5]
+    take = number < FIRST_BUILD
+    x[:, 7] = take
+    x[:, 8] = (number >= FIRST_BUILD) & (number < DISCARD_NUMBER)
+    x[:, 9] = number == DISCARD_NUMBER
+    t = np_.flatnonzero(take)
+    x[t, 10 + number[t] % 5] = 1.0
+    kind = np_.where(r[t, 6] >= 0, r[t, 6], len(KIND_CODES))
+    x[t, 15 + kind] = 1.0
+    x[np_.arange(len(r)), 15 + len(KIND_CODES) + 1 + number] = 1.0
+    return x
+
+
+def context_features(state: GameState, n_moves: int) -> list[float]:
+    """The context inputs of ``state`` (:func:`features`) for a position with ``n_moves``
+    legal moves, as a list."""
+    context, _ = raw_inputs(state, [])
+    context[17] = n_moves
+    ctx, _ = features(context, _numpy().zeros((0, RAW_MOVE), "int32"), [0])
+    return [float(v) for v in ctx[0]]
 
 
 def move_features(state: GameState, values: list[tuple[tuple[int, ...], Move]]) -> npt.NDArray[np.float32]:
     """One row of :data:`MOVE_FEATURES` inputs per ``(greedy value, move)`` of ``values``
-    (:meth:`GreedyBot.values` of ``state``), in that order: the value's VP, inhabitants
-    placed, empty squares (negated), built flag and resources held, each minus the best
-    legal move's; whether the move is greedy's choice (its whole value the best); its VP
-    gain over the city as it stands; then what the move is (see the module docstring)."""
-    np_ = _numpy()
-    n = len(values)
-    x = np_.zeros((n, MOVE_FEATURES), np_.float32)
-    vals = np_.array([v for v, _ in values], np_.float32)
-    best = vals.max(axis=0)
-    x[:, 0] = (vals[:, 0] - best[0]) / 10
-    x[:, 1] = (vals[:, 1] - best[1]) / 5
-    x[:, 2] = (vals[:, 2] - best[2]) / 5
-    x[:, 3] = vals[:, 3]
-    x[:, 4] = (vals[:, 4] - best[4]) / 10
-    top = max(v for v, _ in values)
-    x[:, 5] = [1.0 if v == top else 0.0 for v, _ in values]
-    x[:, 6] = (vals[:, 0] - projected_score(state, state.current_player).total) / 10
-    base = 15 + len(KIND_CODES) + 1
-    for i, (_, move) in enumerate(values):
-        if isinstance(move, Take):
-            x[i, 7] = 1.0
-            x[i, 10 + move.architect - 1] = 1.0
-            q = DESIGNATED[move.slot][move.architect]
-            tid = state.site[q]
-            if tid < 0 or state.face_down >> q & 1:
-                x[i, 15 + len(KIND_CODES)] = 1.0
-            else:
-                x[i, 15 + _KIND_INDEX[TILES[tid].kind.code]] = 1.0
-        elif isinstance(move, Build):
-            x[i, 8] = 1.0
-        elif isinstance(move, Discard):
-            x[i, 9] = 1.0
-        x[i, base + move_number(move)] = 1.0
-    return x  # type: ignore[no-any-return]
+    (:meth:`GreedyBot.values` of ``state``), in that order (:func:`features`)."""
+    context, rows = raw_inputs(state, values)
+    return features(context, rows, [len(values)])[1]  # type: ignore[no-any-return]
 
 
 @cache
 def load_weights() -> dict[str, Any]:
-    """The shipped network's weights (float32 arrays named as in :data:`LAYERS`), loaded once.
+    """The shipped network's weights (float32 values in float64 arrays named as in
+    :data:`LAYERS`), loaded once.
     Raises :class:`ConfigError` if NumPy is missing or the file does not match :data:`LAYERS`."""
     np_ = _numpy()
     path = resources.files("quadropolis.bots") / "data" / WEIGHTS
     with path.open("rb") as f, np_.load(f) as data:
-        weights = {k: data[k].astype(np_.float32) for k in data.files}
+        weights = {k: data[k].astype(np_.float64) for k in data.files}  # float64: see forward_batch
     return check_weights(weights)
 
 
@@ -174,27 +233,61 @@ def check_weights(weights: dict[str, Any]) -> dict[str, Any]:
 
 def logits(state: GameState, values: list[tuple[tuple[int, ...], Move]], weights: dict[str, Any]) -> Any:
     """The network's logit for each move of ``values`` (greedy's values of ``state``)."""
-    np_ = _numpy()
-    ctx = np_.array(context_features(state, len(values)), np_.float32)
-    return forward(ctx, move_features(state, values), weights)
+    context, rows = raw_inputs(state, values)
+    ctx, moves = features(context, rows, [len(values)])
+    return forward_batch(ctx, moves, [len(values)], weights)
 
 
 def forward(ctx: Any, moves: Any, weights: dict[str, Any]) -> Any:
     """The network: ``ctx`` (:data:`CONTEXT_FEATURES` values), ``moves`` (one row of
-    :data:`MOVE_FEATURES` per move) -> one logit per move."""
+    :data:`MOVE_FEATURES` per move) -> one logit per move (:func:`forward_batch` of one
+    position)."""
     np_ = _numpy()
-    h_ctx = np_.maximum(ctx @ weights["ctx_w"] + weights["ctx_b"], 0.0)
-    # The moves go through in blocks of CHUNK rows: on larger products the BLAS library starts
+    return forward_batch(np_.asarray(ctx)[None], moves, [len(moves)], weights)
+
+
+def forward_batch(ctx: Any, moves: Any, counts: Any, weights: dict[str, Any]) -> Any:
+    """The network over ``k`` positions at once: ``ctx`` ``(k, CONTEXT_FEATURES)``, ``moves``
+    (the positions' move rows one after another), ``counts`` (rows per position) -> one
+    float64 logit per row. Computed in float64 so that a row's logit does not depend on the
+    rows beside it (a product's rounding can depend on the shape BLAS is given; in float64
+    such differences lie far below any gap between two moves' logits): one position alone
+    and the same position among a batch get the same move."""
+    np_ = _numpy()
+    w = weights
+    h_ctx = np_.maximum(np_.asarray(ctx, np_.float64) @ w["ctx_w"] + w["ctx_b"], 0.0)
+    h_rows = np_.repeat(h_ctx, np_.asarray(counts, np_.int64), axis=0)
+    x = np_.concatenate([np_.asarray(moves, np_.float64), h_rows], axis=1)
+    # The rows go through in blocks of CHUNK: on larger products the BLAS library starts
     # threads, which cost milliseconds on a loaded machine (measured: 90 Expert moves took
-    # 7 ms at once, 25 us in blocks). Each row's logit is the same either way.
+    # 7 ms at once, 25 us in blocks). Each row's logit is the same either way (see above).
     out = []
-    for lo in range(0, len(moves), CHUNK):
-        block = moves[lo : lo + CHUNK]
-        x = np_.concatenate([block, np_.broadcast_to(h_ctx, (len(block), h_ctx.shape[0]))], axis=1)
-        h = np_.maximum(x @ weights["w1"] + weights["b1"], 0.0)
-        h = np_.maximum(h @ weights["w2"] + weights["b2"], 0.0)
-        out.append((h @ weights["w3"] + weights["b3"])[:, 0])
-    return np_.concatenate(out)
+    for lo in range(0, len(x), CHUNK):
+        h = np_.maximum(x[lo : lo + CHUNK] @ w["w1"] + w["b1"], 0.0)
+        h = np_.maximum(h @ w["w2"] + w["b2"], 0.0)
+        out.append((h @ w["w3"] + w["b3"])[:, 0])
+    return np_.concatenate(out) if out else np_.zeros(0)
+
+
+def best_rows(logits: Any, counts: Any) -> Any:
+    """Each position's chosen row: the first of its rows with the highest logit (``logits``
+    of :func:`forward_batch`, rows one position after another, ``counts`` per position)."""
+    np_ = _numpy()
+    counts = np_.asarray(counts, np_.int64)
+    starts = np_.concatenate([[0], np_.cumsum(counts)[:-1]])
+    game = np_.repeat(np_.arange(len(counts)), counts)
+    top = np_.maximum.reduceat(logits, starts)[game]
+    index = np_.where(logits == top, np_.arange(len(logits)), len(logits))
+    return np_.minimum.reduceat(index, starts)
+
+
+def choose_rows(context: Any, rows: Any, counts: Any) -> Any:
+    """The row ``neural`` plays in each of ``k`` positions given by their raw inputs
+    (:func:`raw_inputs`: ``context`` ``(k, RAW_CONTEXT)``, ``rows`` one position's after
+    another, ``counts`` per position), with the shipped weights: one forward pass for them
+    all, each position getting the move :class:`NeuralBot` plays there."""
+    ctx, moves = features(context, rows, counts)
+    return best_rows(forward_batch(ctx, moves, counts, load_weights()), counts)
 
 
 class NeuralBot(Bot):
@@ -210,18 +303,25 @@ class NeuralBot(Bot):
     def choose(self, state: GameState, rng: random.Random) -> Move:
         values = self._greedy.values(state)
         scores = logits(state, values, self._weights)
-        return values[int(scores.argmax())][1]
+        return values[int(best_rows(scores, [len(values)])[0])][1]
 
 
 __all__ = [
     "CONTEXT_FEATURES",
     "LAYERS",
     "MOVE_FEATURES",
+    "RAW_CONTEXT",
+    "RAW_MOVE",
     "NeuralBot",
+    "best_rows",
     "check_weights",
+    "choose_rows",
     "context_features",
+    "features",
     "forward",
+    "forward_batch",
     "load_weights",
     "logits",
     "move_features",
+    "raw_inputs",
 ]

@@ -12,8 +12,15 @@ the same illegal-action handling; tests/envs/test_vector.py compares them step b
 Options: those of the single env — ``mode``, ``players``, ``seat`` (an int, or ``None``: drawn
 at each episode), ``opponents``, ``reward``, ``dense_reward``, ``illegal_action``,
 ``illegal_reward``, ``normalize``, ``urbanist_blocks``, ``all_parks_absorb`` — except that the
-opponents are the engine's native bots, ``"random"`` and ``"greedy"`` (one spec for every other
-seat, or a list), and ``render_mode`` is ``None``. ``copy`` (default true) returns copies of
+opponents (one for every other seat, or a list) are the engine's native bots ``"random"`` and
+``"greedy"``, the learned bot ``"neural"``, or batched policies, callables ``(observations,
+masks) -> actions`` over all the games waiting for them (``(k, 2409)`` float32 from the seat to
+move, normalised if the env is, and ``(k, 121)`` int8; ``k`` integer actions), and
+``render_mode`` is ``None``. A game waits at the turn of ``neural`` or of a policy; each step
+decides all the waiting games at once (``neural``: the engine writes their raw inputs, one
+NumPy pass scores every move, :func:`quadropolis.bots.neural_choose_rows`) until every game
+is at the agent's turn. A policy's action outside the mask is a
+:class:`~quadropolis.bots.BotError` (nothing played). ``copy`` (default true) returns copies of
 the batch's arrays at each call; ``copy=False`` returns the arrays the engine writes in place
 at the next call (faster; copy what you keep).
 
@@ -62,6 +69,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import engine
+from ..bots import NEURAL_RAW_CONTEXT, NEURAL_RAW_MOVE, Bot, BotError, make_bot, neural_choose_rows
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
 from ..tiles import Mode
@@ -75,6 +83,9 @@ __all__ = ["NATIVE_OPPONENTS", "QuadropolisVectorEnv", "make_vector_env"]
 
 #: The opponents the batched env plays natively, by their bot specs (bots.simple).
 NATIVE_OPPONENTS: Final = ("random", "greedy")
+#: The bot specs the batched env plays with batched inference (see :class:`_NeuralOpponent`).
+BATCHED_OPPONENTS: Final = ("neural",)
+_EXTERNAL: Final = 2  # the engine's code of an opponent decided here (vector_env.hpp)
 _SEED_LIMIT: Final = 2**63
 
 
@@ -90,7 +101,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         mode: str = "classic",
         players: int = 2,
         seat: int | None = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Any = "random",
         reward: str = "win_share",
         dense_reward: float = 0.0,
         illegal_action: str = "terminate",
@@ -126,6 +137,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         self.render_mode = None
         self.copy = bool(copy)
         self._config = config
+        codes, self._external = _opponents(opponents, players)
         self._games = native.VectorGames(
             native_encoding(native),
             0 if config.mode is Mode.CLASSIC else 1,
@@ -133,7 +145,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
             config.urbanist_blocks == "square",
             config.all_parks_absorb,
             -1 if seat is None else seat,
-            _opponent_codes(opponents, players),
+            codes,
             REWARDS.index(reward),
             self.dense_reward,
             self.illegal_reward,
@@ -154,6 +166,8 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         self._truncated = np.zeros(n, np.bool_)  # never set: a game always ends
         self._illegal = np.zeros(n, np.bool_)
         self._seats = np.zeros(n, np.int32)
+        self._waiting = np.zeros(n, np.int32)  # games waiting for a batched opponent
+        self._waiting_opponent = np.zeros(n, np.int32)
         self._started = False
 
     def reset(
@@ -161,9 +175,8 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Start an episode in every game (seeds: see the module docstring)."""
         seeds = self._seeds(seed)
-        self._games.reset(
-            seeds, self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats
-        )
+        self._games.reset(seeds, *self._outputs())
+        self._play_opponents()
         self._started = True
         return self._out(self._obs), self._infos()
 
@@ -185,9 +198,8 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
             if i >= 0:
                 a = int(chosen[i])
                 raise IllegalMoveError(f"game {i}: action {a}: {refusal(self.game_state(i), a)}")
-        self._games.step(
-            chosen, self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats
-        )
+        self._games.step(chosen, *self._outputs())
+        self._play_opponents()
         out = self._out
         return (
             out(self._obs),
@@ -215,6 +227,29 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         return self._native.from_native(self._games.state(game))
 
     # --- internals -------------------------------------------------------------------------
+
+    def _outputs(self) -> tuple[npt.NDArray[Any], ...]:
+        return (self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats)
+
+    def _play_opponents(self) -> None:
+        """Plays the batched opponents' moves: all the games waiting for one at once, until
+        every game is at the agent's turn or over (the engine writes their outputs then)."""
+        while self._external:
+            k = self._games.waiting(self._waiting, self._waiting_opponent)
+            if k == 0:
+                return
+            games, which = self._waiting[:k], self._waiting_opponent[:k]
+            moves = np.empty(k, np.int64)
+            for index, opponent in self._external.items():
+                rows = np.flatnonzero(which == index) if len(self._external) > 1 else np.arange(k)
+                if len(rows):
+                    moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]))
+            bad = self._games.resume(np.ascontiguousarray(games), moves, *self._outputs())
+            if bad >= 0:
+                raise BotError(
+                    f"game {int(games[bad])}: the opponent policy chose action {int(moves[bad])}, "
+                    "not a legal action there (see its action mask)"
+                )
 
     def _seeds(self, seed: int | Sequence[int | None] | None) -> npt.NDArray[np.int64]:
         n = self.num_envs
@@ -267,18 +302,77 @@ def _config(mode: str, players: int, urbanist_blocks: str, all_parks_absorb: boo
     )
 
 
-def _opponent_codes(opponents: str | Sequence[str], players: int) -> tuple[int, ...]:
-    """The native bots' codes, one per other seat (0 random, 1 greedy)."""
-    chosen = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int, Any]]:
+    """The engine's opponent codes, one per other seat (0 random, 1 greedy, 2 decided here),
+    and the batched opponents by their index among the other seats."""
+    chosen = (
+        [opponents] * (players - 1) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+    )
     if len(chosen) != players - 1:
         raise ConfigError(f"{players} players need {players - 1} opponent(s), got {len(chosen)}")
-    for o in chosen:
-        if not isinstance(o, str) or o not in NATIVE_OPPONENTS:
+    codes: list[int] = []
+    external: dict[int, Any] = {}
+    made: dict[Any, Any] = {}
+    for k, o in enumerate(chosen):
+        if isinstance(o, str) and o in NATIVE_OPPONENTS:
+            codes.append(NATIVE_OPPONENTS.index(o))
+            continue
+        if isinstance(o, str) and o in BATCHED_OPPONENTS:
+            o = made.setdefault(o, _NeuralOpponent())
+        elif callable(o) and not isinstance(o, (str, Bot)):
+            o = made.setdefault(id(o), _PolicyOpponent(o))
+        else:
             raise ConfigError(
-                f"the batched env plays the native bots {', '.join(NATIVE_OPPONENTS)}; got {o!r} "
+                f"the batched env plays the bots {', '.join(NATIVE_OPPONENTS + BATCHED_OPPONENTS)} "
+                f"and batched policies (observations, masks) -> actions; got {o!r} "
                 "(other opponents: gymnasium.make_vec(..., vectorization_mode='sync'))"
             )
-    return tuple(NATIVE_OPPONENTS.index(o) for o in chosen)
+        codes.append(_EXTERNAL)
+        external[k] = o
+    return tuple(codes), external
+
+
+class _NeuralOpponent:
+    """``neural`` over a batch: the engine writes every waiting game's raw inputs
+    (:func:`quadropolis.bots.neural.raw_inputs`), one forward pass scores all their moves."""
+
+    def __init__(self) -> None:
+        make_bot("neural")  # a ConfigError now if NumPy or the weights are missing
+
+    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+        """The move ``neural`` plays in each listed waiting game of ``games`` (VectorGames)."""
+        native = engine.current()
+        assert native is not None
+        k = len(listed)
+        seats = np.empty(k, np.int32)
+        context = np.empty((k, NEURAL_RAW_CONTEXT), np.int32)
+        rows = np.empty((k * native.MAX_LEGAL, NEURAL_RAW_MOVE), np.int32)
+        counts = np.empty(k, np.int32)
+        games.opponent_inputs(listed, seats, context, rows, counts)
+        rows = rows[: int(counts.sum())]
+        return rows[neural_choose_rows(context, rows, counts), 5].astype(np.int64)  # type: ignore[no-any-return]
+
+
+class _PolicyOpponent:
+    """A policy called on a batch: ``policy(observations, masks) -> actions``, the observations
+    ``(k, 2409)`` float32 from the seat to move (normalised if the env is) and the masks
+    ``(k, 121)`` int8 of the ``k`` games waiting for it."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+        k = len(listed)
+        obs = np.empty((k, OBSERVATION_SIZE), np.float32)
+        masks = np.empty((k, NUM_ACTIONS), np.int8)
+        games.opponent_observe(listed, obs, masks)
+        actions = np.asarray(self.policy(obs, masks))
+        if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):
+            raise BotError(
+                f"the opponent policy must return {k} integer actions, "
+                f"got shape {actions.shape} of {actions.dtype}"
+            )
+        return actions.astype(np.int64)
 
 
 def _check_seed(seed: Any) -> int:
