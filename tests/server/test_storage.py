@@ -141,7 +141,7 @@ def test_sqlite_commits_at_the_sync_level_chosen(level: str, pragma: int, tmp_pa
     try:
         s.upgrade()
         new_game(s, "g1")  # new games at NORMAL, then the connection is back at the level
-        assert s.append_batch([("g1", move(1), None)]) == [None]
+        assert s.append_batch([("g1", move(1), None, None)]) == [None]
         with s.engine.connect() as conn:
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == pragma
     finally:
