@@ -291,18 +291,17 @@ function valueTitle(v: BuildValue): string {
   return TEXT.buildValueTitle(signed(v.now), v.fed === null ? "?" : signed(v.fed));
 }
 
-/** A build's worth, drawn small on its square: the change now, and once the city is fed. */
+/** A build's worth, drawn small on its square: the change now, and once the city is fed.
+ * `--chars` (the longer line's length) lets the CSS shrink the words to the square's width,
+ * whatever the language's words for "now" and "fed". */
 function BuildValueMarks({ value }: { value: BuildValue }) {
+  const now = `${signed(value.now)} ${TEXT.buildNow}`;
+  const fed = value.fed === null ? null : `${signed(value.fed)} ${TEXT.buildFed}`;
+  const chars = Math.max(now.length, fed?.length ?? 0);
   return (
-    <span class="build-value">
-      <small class={`bv-now${value.now < 0 ? " neg" : ""}`}>
-        {signed(value.now)} {TEXT.buildNow}
-      </small>
-      {value.fed !== null && (
-        <small class={`bv-fed${value.fed > 0 ? " pos" : value.fed < 0 ? " neg" : ""}`}>
-          {signed(value.fed)} {TEXT.buildFed}
-        </small>
-      )}
+    <span class="build-value" style={{ "--chars": chars }}>
+      <small class={`bv-now${value.now < 0 ? " neg" : ""}`}>{now}</small>
+      {fed !== null && value.fed !== null && <small class={`bv-fed${value.fed > 0 ? " pos" : value.fed < 0 ? " neg" : ""}`}>{fed}</small>}
     </span>
   );
 }
