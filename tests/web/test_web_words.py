@@ -178,6 +178,8 @@ def test_no_english_in_a_french_lobby_and_build_values_fit_in_every_language(
                 assert page.evaluate(OVERFLOWING_LABELS) == [], (lang, viewport)
             page.get_by_test_id("language").select_option("fr")
             page.wait_for_function("() => document.documentElement.lang === 'fr'")
+            square = page.locator(".cell-eligible").first.text_content() or ""
+            assert "vous pouvez construire ici" in square and "you may" not in square, square
             if viewport == PHONE:
                 page.locator(".cell-eligible").first.scroll_into_view_if_needed()
                 shot(page, "build-values-fr-phone")

@@ -190,16 +190,21 @@ function cellFacts(p: CityProps, placed: Placed, row: number, col: number): Cell
 
 function cellLabel(f: CellFacts, placed: Placed, mark: CityMark | undefined): string {
   const b = f.building;
-  let label = `${f.sq}${f.number ? `, square ${f.number}` : ""}, district ${f.district}: ${b ? describeBuilding(b) : "empty"}`;
+  const where = f.number ? t("cellLabel.numbered", { square: f.sq, number: f.number, district: f.district }) : t("cellLabel.square", { square: f.sq, district: f.district });
+  const parts = [`${where}: ${b ? describeBuilding(b) : t("cellLabel.empty")}`];
   if (placed.placement && b) {
-    if (placed.removed.has(f.sq)) label += "; removed (not activated)";
-    else if (placed.activated.has(f.sq)) label += "; activated";
-    if (f.customers) label += `; ${f.customers} customer${f.customers > 1 ? "s" : ""}`;
-    if (placed.absorbing.has(f.sq)) label += "; absorbs 1 pollution";
+    if (placed.removed.has(f.sq)) parts.push(t("end.removed"));
+    else if (placed.activated.has(f.sq)) parts.push(t("end.activated"));
+    if (f.customers) parts.push(t("city.customers", { count: f.customers }));
+    if (placed.absorbing.has(f.sq)) parts.push(t("city.absorbs"));
   }
-  if (f.eligible) label += f.stack ? "; you may stack your building here" : "; you may build here";
-  if (f.buildScore !== undefined) label += ` (projected score ${f.buildScore}${f.value ? `; ${valueWords(f.value)}` : ""})`;
-  if (mark) label += `; hint ${mark.rank}`;
+  if (f.eligible) parts.push(t(f.stack ? "cellLabel.mayStack" : "cellLabel.mayBuild"));
+  let label = parts.join("; ");
+  if (f.buildScore !== undefined) {
+    const projected = t("cellLabel.projected", { score: f.buildScore });
+    label += ` (${f.value ? `${projected}; ${valueWords(f.value)}` : projected})`;
+  }
+  if (mark) label += `; ${t("cellLabel.hint", { rank: mark.rank })}`;
   return label;
 }
 
