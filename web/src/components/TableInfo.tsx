@@ -10,6 +10,7 @@ import type { ConnectionStatus } from "../socket";
 import type { View } from "../types";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { CopyButton } from "./CopyButton";
+import { actionText } from "./Log";
 import { ResignButton } from "./GameExit";
 import { SeatMark } from "./SeatMark";
 
@@ -90,7 +91,7 @@ export function Announcer({ view, acting }: { view: View; acting: number | null 
     if (view.version === prev.current) return;
     prev.current = view.version;
     const a = view.last_actions[view.last_actions.length - 1];
-    const did = a ? `${seatName(view.seats[a.seat], a.seat)}: ${a.kind === "undo" ? a.text || t("move.undo", { count: 1 }) : a.text || a.move}. ` : "";
+    const did = a ? `${seatName(view.seats[a.seat], a.seat)}: ${actionText(a)}. ` : "";
     setText(did + (acting !== null ? t("table.yourTurnSaid") : ""));
   }, [view.version, view.last_actions, view.seats, acting]);
   return (
