@@ -139,3 +139,14 @@ def test_the_english_tile_words_and_the_core_values_say_the_cores_explanations()
         assert every == help_.what_all_parks_absorb, kind
         assert " ".join(_clause(words, c, v) for c, v in parts["scores"]) == help_.scores, kind
         assert _where(words, parts["where"]) == help_.where, kind
+
+
+def test_the_level_descriptions_are_the_cores() -> None:
+    """en.json's ``levelInfo.*`` are the core's descriptions of the bot levels, word for word
+    (``quadropolis.bots.LEVELS``, served by ``GET /api/levels``), one per level: a change of a
+    level's figures in the core shows here, so that every language's description is redone."""
+    from quadropolis.bots.levels import LEVELS
+
+    words = catalogue(ROOT / "web" / "src" / "locales" / "en.json")
+    said = {k.removeprefix("levelInfo."): v for k, v in words.items() if k.startswith("levelInfo.")}
+    assert said == LEVELS

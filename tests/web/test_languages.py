@@ -40,7 +40,7 @@ def test_french_then_german_lobby_and_table(server: Server, browser: Any) -> Non
     shot(page, "lobby-fr")
     choose(page, "de")
     assert page.get_by_test_id("create").inner_text() == "Spiel starten"
-    assert page.get_by_text("Standardspiel", exact=True).is_visible()
+    assert page.get_by_role("form").get_by_text("Standardspiel", exact=True).is_visible()
     page.locator("details.more-options summary").click()
     no_horizontal_overflow(page)
     shot(page, "lobby-de")

@@ -133,3 +133,56 @@ def test_a_tile_explains_itself_on_a_tap_on_a_phone(server: Server, browser: Any
         no_script_errors(page)
     finally:
         context.close()
+
+
+#: English a French lobby must not show: the bot levels' descriptions and the account panel.
+ENGLISH_PHRASES = [
+    "A beginner:",
+    "A casual player",
+    "A strong player",
+    "The most thorough",
+    "Your account",
+    "Optional: with an account",
+    "Username",
+    "Password",
+    "Register",
+]
+
+#: Each build-value label (``.build-value small``) that sticks out of its square.
+OVERFLOWING_LABELS = """() => [...document.querySelectorAll('.cell .build-value small')].filter((s) => {
+  const cell = s.closest('.cell').getBoundingClientRect();
+  const r = s.getBoundingClientRect();
+  return r.left < cell.left - 0.5 || r.right > cell.right + 0.5;
+}).map((s) => s.textContent)"""
+
+
+def test_no_english_in_a_french_lobby_and_build_values_fit_in_every_language(
+    server: Server, browser: Any
+) -> None:
+    for viewport in (LAPTOP, PHONE):
+        context = browser.new_context(viewport=viewport, locale="fr-FR")
+        page = watched(context)
+        try:
+            page.goto(server.url + "/")
+            page.get_by_test_id("level-hints").wait_for()
+            page.locator("#account-title").wait_for()
+            lobby = page.locator("body").inner_text()
+            assert "Votre compte" in lobby and "Un joueur occasionnel" in lobby, lobby
+            assert [p for p in ENGLISH_PHRASES if p in lobby] == []
+            page.goto(server.url + vs_bot(server)["seats"][0]["link"])
+            reach_build(page)
+            for lang in ("fr", "de", "pt", "hu", "ru", "en"):
+                page.get_by_test_id("language").select_option(lang)
+                page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+                assert page.locator(".cell .build-value small").count() > 0
+                assert page.evaluate(OVERFLOWING_LABELS) == [], (lang, viewport)
+            page.get_by_test_id("language").select_option("fr")
+            page.wait_for_function("() => document.documentElement.lang === 'fr'")
+            square = page.locator(".cell-eligible").first.text_content() or ""
+            assert "vous pouvez construire ici" in square and "you may" not in square, square
+            if viewport == PHONE:
+                page.locator(".cell-eligible").first.scroll_into_view_if_needed()
+                shot(page, "build-values-fr-phone")
+            no_script_errors(page)
+        finally:
+            context.close()

@@ -2,6 +2,7 @@
 // preview of the slot under the pointer. Pure: the table and the replay viewer compute them
 // per render from the view and the analysis reply.
 import { siteIndex } from "./board";
+import { t } from "./i18n";
 import { candidateMarks, takeTarget } from "./play";
 import { describeTile, type TileIndex } from "./tiles";
 import type { AnalysisReply, View } from "./types";
@@ -57,10 +58,10 @@ export function slotPreview({ view, tiles, takes, blocked, architect, hover }: S
   const legal = takes.get(architect)?.has(hover) ?? false;
   const square = takeTarget(view, `${architect}${hover}`);
   const preview = { slot: hover, square: legal ? square : null };
-  if (legal && square) return { preview, text: `Architect ${architect} at ${hover} designates ${square}: ${takenWords(view, tiles, square)}.` };
-  if (view.state.slots_used.includes(hover)) return { preview, text: `Slot ${hover} already holds an architect this round.` };
-  if (blocked.has(hover)) return { preview, text: `Slot ${hover} is closed by the urbanist.` };
-  return { preview, text: `Architect ${architect} cannot go to ${hover}.` };
+  if (legal && square) return { preview, text: t("mark.designates", { architect, slot: hover, square, what: takenWords(view, tiles, square) }) };
+  if (view.state.slots_used.includes(hover)) return { preview, text: t("mark.slotUsed", { slot: hover }) };
+  if (blocked.has(hover)) return { preview, text: t("mark.slotClosed", { slot: hover }) };
+  return { preview, text: t("mark.cannotGo", { architect, slot: hover }) };
 }
 
 /** What a take designating `square` gives: the tile there, or nothing. */
@@ -68,6 +69,6 @@ function takenWords(view: View, tiles: TileIndex | null, square: string): string
   const id = view.state.site[siteIndex(square)];
   const down = view.state.face_down.includes(square);
   const facts = id !== null && id !== undefined && !down ? tiles?.get(id) : undefined;
-  if (facts) return `you take ${facts.label}, ${describeTile(facts)}`;
-  return down ? "a face-down tile, you take nothing" : "an empty square, you take nothing";
+  if (facts) return t("mark.youTake", { tile: facts.label, what: describeTile(facts) });
+  return t(down ? "mark.faceDown" : "mark.empty");
 }

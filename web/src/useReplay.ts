@@ -28,7 +28,7 @@ export function parseRecord(text: string): LoadedRecord {
   } catch {
     // JSON Lines: the first record.
     const first = text.split("\n").find((l) => l.trim());
-    if (!first) throw new Error("The file is empty.");
+    if (!first) throw new Error(t("replay.emptyFile"));
     try {
       data = JSON.parse(first);
       source = first;
@@ -91,7 +91,7 @@ export function useReplay(game: string | null): ReplayModel {
       setLoaded(r);
       setAt(0);
     } catch (e) {
-      setError(e instanceof Error ? e.message : "The file could not be read.");
+      setError(e instanceof Error ? e.message : t("replay.unreadable"));
     }
   };
   const view = useMemo(() => (reply ? withUniqueNames(reply.view) : null), [reply]);
@@ -117,7 +117,7 @@ function useStoredRecord(game: string | null, setLoaded: (r: LoadedRecord) => vo
       })
       .catch((e: unknown) => {
         if (e instanceof ApiError && e.code === "not_over") setError(t("error.not_over"));
-        else setError(e instanceof Error ? e.message : "The record could not be loaded.");
+        else setError(e instanceof Error ? e.message : t("replay.loadFailed"));
       });
   }, [game, setLoaded, setAt, setError]);
 }
@@ -143,7 +143,7 @@ function usePositions(
         return r;
       } catch (e) {
         if (e instanceof ApiError && (e.status === 404 || e.status === 405)) setUnsupported(true);
-        else setError(e instanceof Error ? e.message : "The position could not be loaded.");
+        else setError(e instanceof Error ? e.message : t("replay.positionFailed"));
         setPlaying(false);
         return null;
       }

@@ -2,6 +2,7 @@
 // of a stored finished game (/api/games/{id}/review) or of a record file (/api/review).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "./api";
+import { t } from "./i18n";
 import type { Review, ReviewReply } from "./types";
 
 export type ReviewState =
@@ -83,9 +84,9 @@ function stateOf(reply: ReviewReply): ReviewState {
 
 function errorState(e: unknown): ReviewState {
   if (e instanceof ApiError && (e.status === 404 || e.status === 405 || e.status === 503)) {
-    return { status: "unavailable", message: e.status === 503 ? e.message : "This server does not review games." };
+    return { status: "unavailable", message: e.status === 503 ? e.message : t("review.unavailable") };
   }
-  return { status: "error", message: e instanceof Error ? e.message : "The review failed." };
+  return { status: "error", message: e instanceof Error ? e.message : t("review.failed") };
 }
 
 /** Each seat's win chance at every position 0..n (after each move; before the first at 0):

@@ -70,7 +70,7 @@ LEVELS: Final[dict[str, str]] = {
     ),
     "hard": (
         "A strong player: a deep search that beats the one-move-ahead greedy bot in about 97 two-player "
-        "games of 100. Under a second a move."
+        "games of 100. About 0.2 s a move."
     ),
     "expert": "The most thorough: five times the search of hard. About a second a move, at most 3 s.",
 }

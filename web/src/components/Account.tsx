@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { accountApi, type Me, type MyGame, type MyGames } from "../account";
 import { ApiError } from "../api";
+import { t, type Key } from "../i18n";
 import { profileUrl } from "../ratings";
 import { gameUrl, linkTo } from "../route";
 
@@ -21,14 +22,14 @@ export function AccountPanel() {
   return (
     <section class="panel account" aria-labelledby="account-title">
       <h2 id="account-title" class="panel-title">
-        {me ? "My games" : "Your account"}
+        {me ? t("account.myGames") : t("account.title")}
       </h2>
       {me ? <SignedIn me={me} onLogout={() => setMe(null)} /> : <SignIn onSignedIn={setMe} />}
     </section>
   );
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+export function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -38,18 +39,18 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     try {
       onSignedIn(await (register ? accountApi.register : accountApi.login)(username, password));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "The server could not be reached.");
+      setError(err instanceof ApiError ? err.message : t("account.unreachable"));
     }
   };
   return (
     <form class="account-form" onSubmit={(e) => send(e, false)}>
-      <p class="muted small">Optional: with an account, your games follow you to any device.</p>
+      <p class="muted small">{t("account.lead")}</p>
       <label class="field">
-        Username
+        {t("account.username")}
         <input value={username} autocomplete="username" onInput={(e) => setUsername(e.currentTarget.value)} />
       </label>
       <label class="field">
-        Password
+        {t("account.password")}
         <input type="password" value={password} autocomplete="current-password" onInput={(e) => setPassword(e.currentTarget.value)} />
       </label>
       {error && (
@@ -59,24 +60,24 @@ function SignIn({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
       )}
       <div class="account-actions">
         <button type="submit" class="btn btn-primary">
-          Log in
+          {t("account.logIn")}
         </button>
         <button type="button" class="btn" onClick={(e) => send(e, true)}>
-          Register
+          {t("account.register")}
         </button>
       </div>
     </form>
   );
 }
 
-const SECTIONS: readonly { key: keyof MyGames; title: string }[] = [
-  { key: "your_turn", title: "Your turn" },
-  { key: "waiting", title: "Waiting for players" },
-  { key: "playing", title: "Others to play" },
-  { key: "finished", title: "Finished" },
+const SECTIONS: readonly { key: keyof MyGames; title: Key }[] = [
+  { key: "your_turn", title: "account.yourTurn" },
+  { key: "waiting", title: "account.waiting" },
+  { key: "playing", title: "account.playing" },
+  { key: "finished", title: "account.finished" },
 ];
 
-function SignedIn({ me, onLogout }: { me: Me; onLogout: () => void }) {
+export function SignedIn({ me, onLogout }: { me: Me; onLogout: () => void }) {
   const [games, setGames] = useState<MyGames | null>(null);
   useEffect(() => {
     accountApi.games().then(setGames, () => setGames(null));
@@ -89,19 +90,19 @@ function SignedIn({ me, onLogout }: { me: Me; onLogout: () => void }) {
   return (
     <div data-testid="my-games">
       <p class="account-who">
-        Logged in as{" "}
+        {t("account.loggedInAs")}{" "}
         <a href={profileUrl(me.username)} onClick={linkTo(profileUrl(me.username))} data-testid="my-profile">
           <b>{me.username}</b>
         </a>{" "}
         <button type="button" class="btn btn-small" onClick={logout}>
-          Log out
+          {t("account.logOut")}
         </button>
       </p>
-      {games === null ? <p class="muted">Loading…</p> : none && <p class="muted">No game yet.</p>}
+      {games === null ? <p class="muted">{t("profile.loading")}</p> : none && <p class="muted">{t("account.noGame")}</p>}
       {games &&
         SECTIONS.filter((s) => games[s.key].length > 0).map((s) => (
           <div key={s.key}>
-            <h3 class="small">{s.title}</h3>
+            <h3 class="small">{t(s.title)}</h3>
             <ul class="games">
               {games[s.key].map((g) => (
                 <MyGameRow key={g.game} g={g} />
@@ -117,10 +118,10 @@ function MyGameRow({ g }: { g: MyGame }) {
   return (
     <li class="game-row">
       <span>
-        <b>{g.mode === "expert" ? "Expert" : "Classic"}</b>, {g.names.join(", ")}
+        <b>{t(g.mode === "expert" ? "mode.expert" : "mode.classic")}</b>, {g.names.join(", ")}
       </span>
       <a class="btn btn-small" href={gameUrl(g.game)} onClick={linkTo(gameUrl(g.game))}>
-        Open
+        {t("account.open")}
       </a>
     </li>
   );

@@ -190,16 +190,21 @@ function cellFacts(p: CityProps, placed: Placed, row: number, col: number): Cell
 
 function cellLabel(f: CellFacts, placed: Placed, mark: CityMark | undefined): string {
   const b = f.building;
-  let label = `${f.sq}${f.number ? `, square ${f.number}` : ""}, district ${f.district}: ${b ? describeBuilding(b) : "empty"}`;
+  const where = f.number ? t("cellLabel.numbered", { square: f.sq, number: f.number, district: f.district }) : t("cellLabel.square", { square: f.sq, district: f.district });
+  const parts = [`${where}: ${b ? describeBuilding(b) : t("cellLabel.empty")}`];
   if (placed.placement && b) {
-    if (placed.removed.has(f.sq)) label += "; removed (not activated)";
-    else if (placed.activated.has(f.sq)) label += "; activated";
-    if (f.customers) label += `; ${f.customers} customer${f.customers > 1 ? "s" : ""}`;
-    if (placed.absorbing.has(f.sq)) label += "; absorbs 1 pollution";
+    if (placed.removed.has(f.sq)) parts.push(t("end.removed"));
+    else if (placed.activated.has(f.sq)) parts.push(t("end.activated"));
+    if (f.customers) parts.push(t("city.customers", { count: f.customers }));
+    if (placed.absorbing.has(f.sq)) parts.push(t("city.absorbs"));
   }
-  if (f.eligible) label += f.stack ? "; you may stack your building here" : "; you may build here";
-  if (f.buildScore !== undefined) label += ` (projected score ${f.buildScore}${f.value ? `; ${valueWords(f.value)}` : ""})`;
-  if (mark) label += `; hint ${mark.rank}`;
+  if (f.eligible) parts.push(t(f.stack ? "cellLabel.mayStack" : "cellLabel.mayBuild"));
+  let label = parts.join("; ");
+  if (f.buildScore !== undefined) {
+    const projected = t("cellLabel.projected", { score: f.buildScore });
+    label += ` (${f.value ? `${projected}; ${valueWords(f.value)}` : projected})`;
+  }
+  if (mark) label += `; ${t("cellLabel.hint", { rank: mark.rank })}`;
   return label;
 }
 
@@ -291,18 +296,17 @@ function valueTitle(v: BuildValue): string {
   return TEXT.buildValueTitle(signed(v.now), v.fed === null ? "?" : signed(v.fed));
 }
 
-/** A build's worth, drawn small on its square: the change now, and once the city is fed. */
+/** A build's worth, drawn small on its square: the change now, and once the city is fed.
+ * `--chars` (the longer line's length) lets the CSS shrink the words to the square's width,
+ * whatever the language's words for "now" and "fed". */
 function BuildValueMarks({ value }: { value: BuildValue }) {
+  const now = `${signed(value.now)} ${TEXT.buildNow}`;
+  const fed = value.fed === null ? null : `${signed(value.fed)} ${TEXT.buildFed}`;
+  const chars = Math.max(now.length, fed?.length ?? 0);
   return (
-    <span class="build-value">
-      <small class={`bv-now${value.now < 0 ? " neg" : ""}`}>
-        {signed(value.now)} {TEXT.buildNow}
-      </small>
-      {value.fed !== null && (
-        <small class={`bv-fed${value.fed > 0 ? " pos" : value.fed < 0 ? " neg" : ""}`}>
-          {signed(value.fed)} {TEXT.buildFed}
-        </small>
-      )}
+    <span class="build-value" style={{ "--chars": chars }}>
+      <small class={`bv-now${value.now < 0 ? " neg" : ""}`}>{now}</small>
+      {fed !== null && value.fed !== null && <small class={`bv-fed${value.fed > 0 ? " pos" : value.fed < 0 ? " neg" : ""}`}>{fed}</small>}
     </span>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
+import { t } from "../i18n";
 
 /** Copies `text` to the clipboard (with the text visible and selectable as a fallback). */
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+export function CopyButton({ text, label }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   const copy = async () => {
     try {
@@ -9,15 +10,15 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
       setDone(true);
       setTimeout(() => setDone(false), 1600);
     } catch {
-      window.prompt("Copy this link:", text);
+      window.prompt(t("copy.prompt"), text);
     }
   };
   return (
     <span class="copy">
-      <input class="copy-text" readOnly value={text} aria-label={label} onFocus={(e) => (e.currentTarget).select()} />
+      <input class="copy-text" readOnly value={text} aria-label={label ?? t("copy.copy")} onFocus={(e) => (e.currentTarget).select()} />
       <button type="button" class="btn btn-small" onClick={() => void copy()}>
-        {done ? "Copied" : "Copy"}
-        <span class="sr-only"> {label}</span>
+        {done ? t("copy.copied") : t("copy.copy")}
+        {label && <span class="sr-only"> {label}</span>}
       </button>
     </span>
   );

@@ -42,7 +42,7 @@ export function EndSummary({ view }: { view: View }) {
         {title}
       </h1>
       <p class="lead">{t("end.decidedBy", { reason: tieBreakWords(view) })}</p>
-      <ol class="podium" aria-label="Ranking">
+      <ol class="podium" aria-label={t("end.ranking")}>
         {ranks.map((r) => (
           <li key={r.seat} class={r.winner ? "winner" : ""} data-testid={`rank-${r.seat}`}>
             <span class="podium-rank">{ordinal(r.rank)}</span>

@@ -5,7 +5,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type CreateSpec, type SeatSpec } from "../api";
 import { perMoveWords } from "./Clock";
-import { loadLevelDescriptions, type LevelDescriptions } from "../levels";
+import { inLanguage, loadLevelDescriptions, type LevelDescriptions } from "../levels";
 import { absolute, gameUrl, linkTo, navigate, replayUrl } from "../route";
 import { LEVEL_NAMES, levelWord, seatName, seatShapeWord } from "../seats";
 import { guidedGame, setGuidedGame } from "../guide";
@@ -55,7 +55,8 @@ export function seatSpec(choice: SeatChoice, name = ""): SeatSpec {
   return (choice === "hotseat" || choice === "you") && name.trim() ? { type: "human", name: name.trim() } : { type: "human" };
 }
 
-/** The server's description of each level, asked once (none while it loads or if it fails). */
+/** The server's description of each level, asked once (none while it loads or if it fails),
+ * in the interface's language at each render. */
 function useLevelDescriptions(): LevelDescriptions {
   const [descriptions, setDescriptions] = useState<LevelDescriptions>({});
   useEffect(() => {
@@ -67,7 +68,7 @@ function useLevelDescriptions(): LevelDescriptions {
       live = false;
     };
   }, []);
-  return descriptions;
+  return inLanguage(descriptions);
 }
 
 const levelHintId = (level: Level) => `level-hint-${level}`;

@@ -10,6 +10,7 @@ import type { ConnectionStatus } from "../socket";
 import type { View } from "../types";
 import { ConnectionBadge } from "./ConnectionBadge";
 import { CopyButton } from "./CopyButton";
+import { actionText } from "./Log";
 import { ResignButton } from "./GameExit";
 import { SeatMark } from "./SeatMark";
 
@@ -57,8 +58,8 @@ export function Standings({ view }: { view: View }) {
         ))}
       </ul>
       {pool && (
-        <p class="pool" aria-label="Shared pool of architects">
-          Pool:{" "}
+        <p class="pool" aria-label={t("table.poolArchitects")}>
+          {t("table.pool")}{" "}
           {[1, 2, 3, 4, 5].map((n) => (
             <span key={n} class={`pool-chip${(pool[String(n)] ?? 0) === 0 ? " empty" : ""}`}>
               #{n}×{pool[String(n)] ?? 0}
@@ -68,13 +69,18 @@ export function Standings({ view }: { view: View }) {
       )}
       {(view.config.variants.urbanist_blocks === "square" || view.config.variants.all_parks_absorb) && (
         <p class="muted small">
-          Variants: {view.config.variants.urbanist_blocks === "square" ? "urbanist blocks its square only" : ""}
-          {view.config.variants.urbanist_blocks === "square" && view.config.variants.all_parks_absorb ? "; " : ""}
-          {view.config.variants.all_parks_absorb ? "every park absorbs" : ""}
+          {t("table.variants", { variants: variantWords(view) })}
         </p>
       )}
     </section>
   );
+}
+
+/** The game's variants in the players' words, joined ("" when it has none). */
+function variantWords(view: View): string {
+  const v = view.config.variants;
+  const words = [v.urbanist_blocks === "square" ? t("table.variantSquare") : "", v.all_parks_absorb ? t("table.variantParks") : ""];
+  return words.filter(Boolean).join("; ");
 }
 
 /** Tells screen readers what changed: your turn, or what the others just did. */
@@ -85,8 +91,8 @@ export function Announcer({ view, acting }: { view: View; acting: number | null 
     if (view.version === prev.current) return;
     prev.current = view.version;
     const a = view.last_actions[view.last_actions.length - 1];
-    const did = a ? `${seatName(view.seats[a.seat], a.seat)}: ${a.kind === "undo" ? a.text || "takes back their last action" : a.text || a.move}. ` : "";
-    setText(did + (acting !== null ? "Your turn." : ""));
+    const did = a ? `${seatName(view.seats[a.seat], a.seat)}: ${actionText(a)}. ` : "";
+    setText(did + (acting !== null ? t("table.yourTurnSaid") : ""));
   }, [view.version, view.last_actions, view.seats, acting]);
   return (
     <div class="sr-only" aria-live="polite" role="status">
@@ -121,7 +127,7 @@ export function GameBar({ view, status, tokens }: { view: View; status: Connecti
             (l) =>
               l.link && (
                 <p key={l.seat}>
-                  Your private link for {seatName(view.seats[l.seat], l.seat)} (keep it secret, reopens your seat anywhere):{" "}
+                  {t("table.privateFor", { name: seatName(view.seats[l.seat], l.seat) })}{" "}
                   <CopyButton text={l.link} label={t("table.copyPrivate")} />
                 </p>
               ),
@@ -129,7 +135,7 @@ export function GameBar({ view, status, tokens }: { view: View; status: Connecti
           {view.status === "over" && (
             <p>
               <a href={replayUrl(game)} onClick={linkTo(replayUrl(game))}>
-                Watch the replay
+                {t("end.replay")}
               </a>
             </p>
           )}
