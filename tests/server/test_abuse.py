@@ -7,6 +7,7 @@ to the server listening on 127.0.0.1."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import shutil
 import socket
@@ -95,6 +96,28 @@ def test_a_spectator_flood_never_locks_a_seat_holder_out(server: Server, http: h
         ann.close()
     finally:
         for ws in flood:
+            ws.close()
+
+
+def test_a_connection_over_the_caps_sees_nothing_until_a_seat_authenticates_it(
+    server: Server, http: httpx.Client
+) -> None:
+    game, tokens = hotseat(http, players=2)
+    crowd = [ws_from(server, game, "127.0.0.1") for _ in range(8)]  # the address's cap
+    try:
+        for ws in crowd:
+            assert '"welcome"' in str(ws.recv(timeout=10)) and '"state"' in str(ws.recv(timeout=10))
+        extra = ws_from(server, game, "127.0.0.1")
+        crowd.append(extra)
+        assert json.loads(extra.recv(timeout=10))["type"] == "welcome"
+        extra.send(json.dumps({"type": "sync", "id": "s"}))  # costs the server no view
+        reply = json.loads(extra.recv(timeout=10))
+        assert (reply["type"], reply["code"], reply["id"]) == ("error", "limit_reached", "s")
+        extra.send(json.dumps({"type": "auth", "tokens": [tokens[0]], "id": "a"}))
+        welcome, state = json.loads(extra.recv(timeout=10)), json.loads(extra.recv(timeout=10))
+        assert (welcome["type"], welcome["you"], state["type"]) == ("welcome", [0], "state")
+    finally:
+        for ws in crowd:
             ws.close()
 
 

@@ -222,11 +222,10 @@ class Client:
         self.raw: list[str] = []
         self.view: dict[str, Any] = {}
         self.expect("welcome")
-        self.expect("state")
-        if tokens:
+        if tokens:  # at once, as the browser does: over the spectator caps no state comes before
             self.send(type="auth", tokens=tokens)
             self.expect("welcome")
-            self.expect("state")
+        self.expect("state")
 
     def send(self, **message: Any) -> None:
         self.ws.send(json.dumps(message))

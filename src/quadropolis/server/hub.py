@@ -16,13 +16,13 @@ input can close another client's connection or reach a game unchecked.
 **Who gets in.** A connection counts against a cap only once it is known for what it is.
 Spectators (connections holding no seat) are capped per game and per address
 (``Limits.spectators_per_game``, ``spectators_per_address``). A connection arriving over
-those caps still gets ``welcome`` and the current ``state``, then has
-``auth_grace_seconds`` to authenticate: with a seat's token it is a player and stays,
-whatever the crowd (a seat's holder is never refused); otherwise it gets ``limit_reached``
-and close code :data:`CLOSE_FULL`. At most ``spectators_per_address`` such connections of
-one address wait at once (a newer one closes the oldest). Connections holding one seat are
-capped too (``connections_per_seat``): a newer one closes the oldest with
-:data:`CLOSE_REPLACED`.
+those caps gets ``welcome`` only (no ``state``, chat or ``sync`` answer: a crowd of them
+costs no views), then has ``auth_grace_seconds`` to authenticate: with a seat's token it is
+a player and stays, whatever the crowd (a seat's holder is never refused); otherwise it
+gets ``limit_reached`` and close code :data:`CLOSE_FULL`. At most
+``spectators_per_address`` such connections of one address wait at once (a newer one closes
+the oldest). Connections holding one seat are capped too (``connections_per_seat``): a
+newer one closes the oldest with :data:`CLOSE_REPLACED`.
 
 **Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
 checked (protocol), rate-limited per connection (``Limits.chat_per_minute``), stored with the
@@ -285,11 +285,11 @@ class Hub:
         self.service.opened(game_id)
         try:
             conn.send(Welcome(game=game_id, you=[]))
-            self._push_to(conn, game)
-            await self._send_chat_history(conn)
             if self._room_for_spectator(conn):
                 self._admit(conn, spectator=True)
-            else:
+                self._push_to(conn, game)
+                await self._send_chat_history(conn)
+            else:  # the state and the chat come with a seat's auth: a crowd costs no views
                 self._wait_for_auth(conn)
             await self._read(conn)
         finally:
@@ -422,12 +422,15 @@ class Hub:
             held.update(await self._account_seats(conn, required=not held))
         new = [seat for seat in held if seat not in conn.seats]
         conn.seats.update(held)
+        was_waiting = conn.grace is not None
         self._admit(conn, spectator=False)
         self._limit_seat_connections(conn)
         conn.send(Welcome(game=conn.game_id, you=sorted(conn.seats), id=message.id))
         if new:  # the other clients are told the player arrived (debounced: .presence)
             await self.service.connected(conn.game_id, new)
         await self._on_sync(conn, None)
+        if was_waiting:  # admitted over the spectator caps: the chat it has not seen yet
+            await self._send_chat_history(conn)
 
     async def _on_move(self, conn: Connection, message: MoveMessage) -> None:
         token = self._token(conn, message.seat)
@@ -451,6 +454,8 @@ class Hub:
         )
 
     async def _on_sync(self, conn: Connection, _message: SyncMessage | None) -> None:
+        if conn.grace is not None:  # over the spectator caps: nothing to see before auth
+            raise LimitReached("this game has all the spectators it takes: a seat's player sends auth")
         self._push_to(conn, await self.service.game(conn.game_id))
 
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
