@@ -229,7 +229,7 @@ double to_double_in(nb::handle value, const char* what, double lo, double hi) {
 }
 
 // search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias, fed): one tree,
-// searched without the GIL; ([(move, visits, wins, value)] of the root's children in
+// searched without the GIL; ([(move, visits, wins, value, margin)] of the root's children in
 // expansion order, simulations run). `iterations`, `seconds` and `horizon` may be None.
 nb::tuple search_tree(const State& s, nb::handle seed, nb::handle iterations, nb::handle seconds, nb::handle c,
                       nb::handle pw_c, nb::handle pw_alpha, nb::handle horizon, nb::handle credit, nb::handle bias,
@@ -255,7 +255,7 @@ nb::tuple search_tree(const State& s, nb::handle seed, nb::handle iterations, nb
     nb::list moves;
     for (int i = 0; i < result.count; i++) {
         const RootMove& m = result.moves[i];
-        moves.append(nb::make_tuple(m.move, m.visits, m.wins, m.value));
+        moves.append(nb::make_tuple(m.move, m.visits, m.wins, m.value, m.margin));
     }
     return nb::make_tuple(moves, result.iterations);
 }

@@ -87,15 +87,21 @@ void evaluate(const State& s, const SearchOptions& options, Leaf& leaf) {
     }
 }
 
+// mcts.margin: `p`'s value less the best other player's (VP; what the reward squashes and
+// the root statistics sum).
+double margin(const Leaf& leaf, int players, int p) {
+    double best_other = -1e300;
+    for (int i = 0; i < players; i++)
+        if (i != p && leaf.value[i] > best_other) best_other = leaf.value[i];
+    return leaf.value[p] - best_other;
+}
+
 // mcts.reward: half the win share, half the margin against the best other player squashed.
 void reward(const Leaf& leaf, int players, double* out) {
     const double share = 1.0 / leaf.winners;
     for (int p = 0; p < players; p++) {
-        double best_other = -1e300;
-        for (int i = 0; i < players; i++)
-            if (i != p && leaf.value[i] > best_other) best_other = leaf.value[i];
         const double win = leaf.winner[p] ? share : 0.0;
-        out[p] = 0.5 * win + 0.25 * (1.0 + std::tanh((leaf.value[p] - best_other) / MARGIN_SCALE));
+        out[p] = 0.5 * win + 0.25 * (1.0 + std::tanh(margin(leaf, players, p) / MARGIN_SCALE));
     }
 }
 
@@ -258,6 +264,7 @@ void Tree::simulate() {
         stat.visits++;
         stat.wins += leaf.winner[me] ? 1.0 / leaf.winners : 0.0;
         stat.value += leaf.value[me];
+        stat.margin += margin(leaf, players, me);
     }
     for (int i = 0; i < depth; i++) {
         Node& nd = nodes_[path_[i]];

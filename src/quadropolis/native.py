@@ -248,8 +248,9 @@ def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]
 
 
 #: One root move's statistics from the native search: (move, visits, summed win share, summed
-#: value in VP) for the player to move at the root.
-RootMove = tuple[Move, int, float, float]
+#: value in VP, summed margin in VP: the value less the best other player's) for the player
+#: to move at the root.
+RootMove = tuple[Move, int, float, float, float]
 
 
 class SearchOptions(NamedTuple):
@@ -280,7 +281,7 @@ def search_native(
     refuses)."""
     ns = to_native(state) if isinstance(state, GameState) else state
     moves, _ = ns.search(seed, iterations, seconds, *options)
-    return [(MOVES[m], visits, wins, value) for m, visits, wins, value in moves]
+    return [(MOVES[m], visits, wins, value, margin) for m, visits, wins, value, margin in moves]
 
 
 def apply_native(ns: _native.State, move: Move) -> None:

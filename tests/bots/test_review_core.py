@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from quadropolis import GameConfig, Mode
+from quadropolis import GameConfig, Mode, engine
 from quadropolis.bots import (
     THRESHOLDS,
     Review,
@@ -17,8 +17,9 @@ from quadropolis.bots import (
     review_record,
 )
 from quadropolis.errors import ConfigError, RecordError
+from quadropolis.outcome import outcome
 from quadropolis.playout import random_game
-from quadropolis.record import GameRecord
+from quadropolis.record import GameRecord, replay
 
 #: A small budget: the tests check behaviour, not strength (the README measures that).
 BUDGET = 4000
@@ -75,6 +76,8 @@ def test_review_is_deterministic_and_the_best_move_loses_nothing() -> None:
         assert m.loss == pytest.approx(max(0.0, m.win_before - m.win_after)) or m.move == m.best
         if m.move == m.best:
             assert m.loss == 0.0 and m.label == "good"
+            # the best move's expectation after is the one before, margin included
+            assert (m.win_after, m.margin_after) == (m.win_before, m.margin_before)
 
 
 def test_the_chart_gives_both_players_chances_in_a_two_player_game() -> None:
@@ -83,6 +86,29 @@ def test_the_chart_gives_both_players_chances_in_a_two_player_game() -> None:
     chart = review.chart()
     assert len(chart) == len(record.moves)
     assert all(row[0] is not None and row[1] == pytest.approx(1 - row[0], abs=1e-3) for row in chart)
+    margins = review.margin_chart()
+    assert [row[m.player] for row, m in zip(margins, review.moves, strict=True)] == [
+        round(m.margin_before, 4) for m in review.moves
+    ]
+    assert all(row[0] == -row[1] for row in margins)  # type: ignore[operator]
+    # The last move ends the game: every leaf after it is the exact result, so the margin
+    # after it is the mover's total less the other player's.
+    last = review.moves[-1]
+    totals = outcome(replay(record)).totals
+    assert last.margin_after == pytest.approx(totals[last.player] - totals[1 - last.player])
+    assert len({round(m.margin_before) for m in review.moves}) > 3  # it moves over the game
+
+
+def test_a_three_player_review_has_margins_against_the_best_other_player() -> None:
+    config = GameConfig(mode=Mode.CLASSIC, players=3, seed=8)
+    moves, _ = random_game(config, 8)
+    review = review_record(GameRecord(config, tuple(str(m) for m in moves)), 300)
+    last = review.moves[-1]
+    totals = outcome(replay(GameRecord(config, tuple(str(m) for m in moves)))).totals
+    best_other = max(t for p, t in enumerate(totals) if p != last.player)
+    assert last.margin_after == pytest.approx(totals[last.player] - best_other)
+    for row, m in zip(review.margin_chart(), review.moves, strict=True):
+        assert row[m.player] == round(m.margin_before, 4) and row.count(None) == 2
 
 
 def test_a_random_game_has_many_more_mistakes_than_a_search_self_play_game() -> None:
@@ -115,3 +141,16 @@ def test_expert_games_review_too() -> None:
     assert [m.index for m in review.moves] == list(range(6))
     assert all(m.text.endswith(f"({m.move})") for m in review.moves)
     assert "tower_block" not in " ".join(m.text + m.best_text for m in review.moves)
+
+
+def test_the_python_search_reviews_the_same_margins() -> None:
+    # QUADROPOLIS_ENGINE=python reviews with the Python search: the same draws, so the same
+    # figures, the expected margins included.
+    full = _random_record(6)
+    record = GameRecord(full.config, full.moves[:5])
+    with engine.using("native"):
+        native = review_record(record, 150).to_json()
+    with engine.using("python"):
+        python = review_record(record, 150).to_json()
+    assert python == native
+    assert all("margin_before" in m and "margin_after" in m for m in python["moves"])

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from quadropolis import GameConfig, Mode
 from quadropolis.cli import main
-from quadropolis.cli.review import progress_line, sparkline
+from quadropolis.cli.review import margin_words, progress_line, sparkline
 from quadropolis.playout import random_game
 from quadropolis.record import GameRecord
 
@@ -39,6 +40,9 @@ def test_review_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert len(chart[0].split()[-1]) == 10 and set(chart[0].split()[-1]) <= set("▁▂▃▄▅▆▇█")
     assert "Accuracy" in out and "good " in out
     assert "Worst moves" in out
+    worst = [line for line in out.splitlines() if line.startswith("  move ")]
+    margin = r"(level|\d+\.\d VP (ahead|behind))"
+    assert worst and all(re.search(rf"win chance \d+% -> \d+%, {margin} -> {margin}; ", w) for w in worst)
 
 
 def test_review_json_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,14 +53,19 @@ def test_review_json_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert data["names"] == ["Ann", "Bot hard"] and data["iterations"] == 1500
     assert set(data) == {
         "format", "players", "iterations", "thresholds", "moves", "players_summary", "worst", "chart",
-        "names",
+        "margin_chart", "names",
     }  # fmt: skip
-    assert len(data["moves"]) == 6 and len(data["chart"]) == 6
+    assert len(data["moves"]) == 6 and len(data["chart"]) == 6 and len(data["margin_chart"]) == 6
     move = data["moves"][0]
     assert set(move) == {
         "index", "player", "move", "text", "best", "best_text", "win_before", "win_after",
-        "score_before", "score_after", "loss", "label", "forced", "facts", "best_facts",
+        "score_before", "score_after", "margin_before", "margin_after", "loss", "label", "forced",
+        "facts", "best_facts",
     }  # fmt: skip
+    for m, row in zip(data["moves"], data["margin_chart"], strict=True):
+        assert row[m["player"]] == m["margin_before"] and row[1 - m["player"]] == -m["margin_before"]
+        if m["move"] == m["best"]:
+            assert m["margin_after"] == m["margin_before"]
     assert move["facts"]["kind"] == "take" and move["facts"]["architect"] == int(move["move"][0])
     assert [s["player"] for s in data["players_summary"]] == [0, 1]
     again = run(capsys, "review", str(_record_file(tmp_path, 6)), "--json", "--budget", "1500")[1]
@@ -103,3 +112,12 @@ def test_progress_line_and_sparkline() -> None:
     assert sparkline([0.0, None, 0.5, 0.99, None]) == "▁▁▅██"
     assert sparkline([None, 0.2]) == " ▂"
     assert len(sparkline([0.5] * 200)) == 64
+
+
+def test_margin_words() -> None:
+    assert [margin_words(x) for x in (6.24, -3.06, 0.04, -0.04)] == [
+        "6.2 VP ahead",
+        "3.1 VP behind",
+        "level",
+        "level",
+    ]

@@ -19,7 +19,10 @@ from quadropolis import GameConfig, GameState, Mode, engine
 from quadropolis import _native as nat
 from quadropolis.bots import MCTSBot, make_bot, observe, play_match, search
 from quadropolis.errors import ConfigError, QuadropolisError
+from quadropolis.moves import Move
 from quadropolis.native import SearchOptions, search_native, to_native
+from quadropolis.outcome import outcome
+from quadropolis.playout import random_game
 from quadropolis.rules import apply_unchecked, legal_moves
 
 CASES = [(mode, players) for mode in (Mode.CLASSIC, Mode.EXPERT) for players in (2, 3, 4)]
@@ -61,8 +64,8 @@ def test_native_search_is_the_python_search(mode: Mode, players: int) -> None:
         nv = search(obs, 99 + k, 80, None, root_stats=nat_stats, engine="native", **options)
         assert nv == py
         assert nat_stats.keys() == py_stats.keys()
-        for move, (visits, wins, value) in py_stats.items():
-            assert nat_stats[move] == pytest.approx([visits, wins, value], rel=1e-12)
+        for move, (visits, wins, value, margin) in py_stats.items():
+            assert nat_stats[move] == pytest.approx([visits, wins, value, margin], rel=1e-12, abs=1e-9)
 
 
 @pytest.mark.parametrize(("mode", "players"), CASES)
@@ -73,6 +76,34 @@ def test_native_search_returns_legal_moves(mode: Mode, players: int) -> None:
         if obs.is_over:
             continue
         assert bot.choose(obs, random.Random(seed)) in legal_moves(obs)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_root_margin_is_the_movers_total_less_the_best_other_players(players: int) -> None:
+    # Before the game's last move a root move that ends the game (the one played at least)
+    # has the exact result as its every leaf, so its mean margin is the mover's total less the
+    # best other player's after it, in both searches.
+    config = GameConfig(mode=Mode.CLASSIC, players=players, seed=11)
+    moves, _ = random_game(config, 11)
+    state = game(Mode.CLASSIC, players, seed=11)
+    for m in moves[:-1]:
+        apply_unchecked(state, m)
+    me = state.current_player
+    for pin in ("native", "python"):
+        stats: dict[str, list[float]] = {}
+        search(observe(state), 5, 60, None, root_stats=stats, engine=pin, **OPTIONS)
+        ending = 0
+        for key, (visits, _, value, margin) in stats.items():
+            after = state.copy()
+            apply_unchecked(after, Move.parse(key))
+            if not after.is_over:
+                continue
+            ending += 1
+            totals = outcome(after).totals
+            best_other = max(t for p, t in enumerate(totals) if p != me)
+            assert value / visits == totals[me]
+            assert margin / visits == pytest.approx(totals[me] - best_other), (pin, key)
+        assert ending >= 1, stats
 
 
 def test_native_search_is_deterministic_for_a_seed_across_processes() -> None:
@@ -110,7 +141,7 @@ def test_time_budget_ends_the_search() -> None:
     obs = _position(Mode.CLASSIC, 4, seed=1, actions=2)
     t = time.perf_counter()
     found = search_native(obs, 1, None, 0.05, SearchOptions(**OPTIONS))
-    assert time.perf_counter() - t < 1.0 and sum(v for _, v, _, _ in found) > 0
+    assert time.perf_counter() - t < 1.0 and sum(v for _, v, *_ in found) > 0
 
 
 def test_native_mcts_beats_random() -> None:

@@ -22,6 +22,7 @@ from quadropolis.record import GameRecord
 from quadropolis.server.bot_pool import BotPool
 from quadropolis.server.errors import RateLimited
 from quadropolis.server.reviews import ReviewJobs
+from quadropolis.server.storage import Store
 
 #: A small review budget: these tests check the plumbing, the bots tests the review itself.
 BUDGET = "800"
@@ -156,3 +157,34 @@ def test_a_review_nobody_polls_is_abandoned_and_one_runs_per_key() -> None:
             pool.close()
 
     asyncio.run(go())
+
+
+def test_a_review_stored_before_the_margins_still_loads(url: str, tmp_path: Path) -> None:
+    # Reviews stored before the expected VP margin was reported have no margin fields: the
+    # server hands them out as stored (the client shows what they have), and does not redo them.
+    with _server(url, tmp_path) as server, server.http() as http:
+        game = _finished_game(http)
+        moves = http.get(f"/api/games/{game}/record").json()["moves"]
+    old = {
+        "format": "quadropolis-review/1",
+        "players": 2,
+        "iterations": 800,
+        "thresholds": {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05},
+        "moves": [
+            {"index": i, "player": i % 2, "move": m, "text": m, "best": m, "best_text": m, "win_before": 0.5,
+             "win_after": 0.5, "score_before": 30.0, "score_after": 30.0, "loss": 0.0, "label": "good",
+             "forced": False}
+            for i, m in enumerate(moves)
+        ],
+        "players_summary": [{"player": p, "accuracy": 100.0, "counts": {"good": 1}} for p in (0, 1)],
+        "worst": [],
+        "chart": [[0.5, 0.5] for _ in moves],
+    }  # fmt: skip
+    store = Store(url)
+    try:
+        store.save_review(game, 800, old, time.time())
+    finally:
+        store.close()
+    with _server(url, tmp_path) as server, server.http() as http:
+        reply = http.post(f"/api/games/{game}/review").json()
+        assert reply == {"type": "review", "game": game, "status": "done", "review": old}

@@ -1,10 +1,12 @@
 """The post-game review in the browser: from the end screen's Review button, progress shown
 while the server reviews, then the win-chance chart (a click on a point jumps the replay to
-that move), label badges, the worst moves and accuracy; a record file reviews too."""
+that move; a toggle shows the expected VP margin instead), the margin before and after a
+move, label badges, the worst moves and accuracy; a record file reviews too."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,9 @@ from typing import Any
 import pytest
 from server_helpers import Server
 from web_helpers import create, new_page, no_script_errors, record_of, run_axe, running_server, shot
+
+#: An expected VP margin in the players' words.
+MARGIN = r"(level|\d+\.\d VP (ahead|behind))"
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +50,26 @@ def test_review_from_the_end_screen_and_jump_from_the_chart(server: Server, brow
     assert current.startswith(f"Move {target}, ") and f"({moves[target - 1]})" in current
     assert any(word in current for word in ("Good", "Inaccuracy", "Mistake", "Blunder"))
     assert "Win chance" in current
+    assert re.search(rf"Expected margin {MARGIN} → {MARGIN}", current), current
     worst = page.get_by_test_id("review-worst")
     if worst.count():
         first = worst.locator("li").first
         assert "best was" in first.inner_text()
+        assert re.search(rf"\d+% → \d+%; {MARGIN} → {MARGIN}\)", first.inner_text()), first.inner_text()
         first.get_by_role("button").click()
         page.get_by_test_id("replay-at").filter(has_text=f"of {len(moves)}").wait_for()
     shot(page, "review-laptop")
+    page.get_by_test_id("review-show-margin").click()
+    assert chart.get_attribute("data-kind") == "margin"
+    assert page.get_by_test_id("review-show-margin").get_attribute("aria-pressed") == "true"
+    assert chart.locator("polyline").count() == 2
+    assert len(chart.locator("polyline").first.get_attribute("points").split()) == len(moves) + 1
+    axis = chart.locator("text").all_text_contents()
+    assert axis[1] == "0" and re.fullmatch(r"\+\d+", axis[0]) and axis[2] == "−" + axis[0][1:], axis
+    assert "Expected VP margin after each move" in page.locator(".chart-legend").inner_text()
+    shot(page, "review-margin-laptop")
+    page.get_by_test_id("review-show-win").click()
+    assert chart.get_attribute("data-kind") == "win"
     assert run_axe(page) == []
     page.set_viewport_size({"width": 390, "height": 844})
     shot(page, "review-phone", full_page=True)

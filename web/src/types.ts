@@ -332,6 +332,10 @@ export interface MoveReview {
   win_after: number;
   score_before: number;
   score_after: number;
+  /** The mover's expected VP margin over the best other player (negative: behind); absent in
+   * reviews made before it. */
+  margin_before?: number;
+  margin_after?: number;
   loss: number;
   label: "good" | "inaccuracy" | "mistake" | "blunder";
   forced: boolean;
@@ -351,6 +355,9 @@ export interface Review {
   worst: number[];
   /** Each seat's win chance before every move (null where unknown). */
   chart: (number | null)[][];
+  /** Each seat's expected VP margin before every move (null where unknown; absent in reviews
+   * made before it). */
+  margin_chart?: (number | null)[][];
 }
 
 /** GET/POST /api/games/{id}/review, POST /api/review. */

@@ -2,8 +2,8 @@
 // of a stored finished game (/api/games/{id}/review) or of a record file (/api/review).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "./api";
-import { t } from "./i18n";
-import type { Review, ReviewReply } from "./types";
+import { language, t } from "./i18n";
+import type { MoveReview, Review, ReviewReply } from "./types";
 
 export type ReviewState =
   | { status: "idle" }
@@ -93,15 +93,36 @@ function errorState(e: unknown): ReviewState {
  * the mover's from the review; in a 2-player game the other's is its complement; otherwise a
  * seat keeps its last known value (null before its first). */
 export function winSeries(review: Review): (number | null)[][] {
+  return series(review, review.chart[0] ?? [], (m) => m.win_after, (v) => 1 - v);
+}
+
+/** Whether the review reports expected VP margins (reviews stored before them do not). */
+export const hasMargins = (review: Review): boolean => review.margin_chart !== undefined && review.moves.every((m) => m.margin_after !== undefined);
+
+/** Each seat's expected VP margin over the best other player at every position, as
+ * `winSeries` (in a 2-player game the other's is the mover's negated); empty without margins. */
+export function marginSeries(review: Review): (number | null)[][] {
+  if (!hasMargins(review)) return [];
+  return series(review, review.margin_chart?.[0] ?? [], (m) => m.margin_after ?? 0, (v) => -v);
+}
+
+function series(review: Review, first: (number | null)[], after: (m: MoveReview) => number, mirrored: (v: number) => number): (number | null)[][] {
   const n = review.moves.length;
-  const series: (number | null)[][] = Array.from({ length: review.players }, () => new Array<number | null>(n + 1).fill(null));
-  const first = review.chart[0] ?? [];
-  for (let p = 0; p < review.players; p++) series[p]![0] = first[p] ?? null;
+  const out: (number | null)[][] = Array.from({ length: review.players }, () => new Array<number | null>(n + 1).fill(null));
+  for (let p = 0; p < review.players; p++) out[p]![0] = first[p] ?? null;
   review.moves.forEach((m, i) => {
     for (let p = 0; p < review.players; p++) {
-      const own = p === m.player ? m.win_after : review.players === 2 ? 1 - m.win_after : null;
-      series[p]![i + 1] = own ?? series[p]![i] ?? null;
+      const own = p === m.player ? after(m) : review.players === 2 ? mirrored(after(m)) : null;
+      out[p]![i + 1] = own ?? out[p]![i] ?? null;
     }
   });
-  return series;
+  return out;
+}
+
+/** An expected VP margin in the players' words: "6.2 VP ahead", "3.1 VP behind", "level"
+ * (one decimal in the interface's language). */
+export function marginWords(margin: number): string {
+  const vp = Math.abs(margin).toLocaleString(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (Math.round(margin * 10) === 0) return t("review.level");
+  return margin > 0 ? t("review.ahead", { vp }) : t("review.behind", { vp });
 }

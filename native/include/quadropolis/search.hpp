@@ -26,12 +26,14 @@ struct SearchOptions {
 };
 
 // What the search found for one root move: visits, and over those simulations the summed
-// win share and value (VP) of the player to move at the root (mcts.search's root_stats).
+// win share, value (VP) and margin (VP: value less the best other player's, as the reward
+// takes it) of the player to move at the root (mcts.search's root_stats).
 struct RootMove {
     int move;
     int64_t visits;
     double wins;
     double value;
+    double margin;
 };
 
 struct SearchResult {

@@ -88,7 +88,7 @@ def analyse(observation: GameState, bot: MCTSBot, seed: int, top: int = 5) -> An
     ranked = sorted(stats, key=lambda k: (-stats[k][0], order[k]))[: max(1, top)]
     candidates = []
     for key in ranked:
-        n, wins, value = stats[key]
+        n, wins, value = stats[key][:3]
         move = Move.parse(key)
         text = describe_move(observation, move).partition(": ")[2]
         candidates.append(Candidate(move, text, int(n), wins / n, value / n, move_facts(observation, move)))

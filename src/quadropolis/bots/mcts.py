@@ -116,16 +116,21 @@ def leaf_value(state: GameState, player: int, score: CityScore, credit: float, f
     return (1.0 - fed) * now + fed * fed_score(state, player)
 
 
+def margin(values: tuple[float, ...], player: int) -> float:
+    """``player``'s value less the best other player's (VP): what :func:`reward` squashes
+    and the root statistics sum."""
+    return values[player] - max(v for i, v in enumerate(values) if i != player)
+
+
 def reward(state: GameState, credit: float = DEFAULT_CREDIT, fed: float = 0.0) -> list[float]:
     """Per-player reward of a finished or truncated game (:func:`evaluate`): half the win
-    share, half a squashed margin against the best other player."""
+    share, half a squashed :func:`margin` against the best other player."""
     values, winners = evaluate(state, credit, fed)
     share = 1.0 / len(winners)
     res = []
-    for p, t in enumerate(values):
-        best_other = max(v for i, v in enumerate(values) if i != p)
+    for p in range(len(values)):
         win = share if p in winners else 0.0
-        res.append(0.5 * win + 0.25 * (1.0 + math.tanh((t - best_other) / MARGIN_SCALE)))
+        res.append(0.5 * win + 0.25 * (1.0 + math.tanh(margin(values, p) / MARGIN_SCALE)))
     return res
 
 
@@ -152,8 +157,10 @@ def search(
     ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
     game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit`` and ``fed``: see
     :func:`leaf_value`.
-    ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum]``
-    for the player to move at the root (what the analysis shows); the search is the same.
+    ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum,
+    margin sum]`` for the player to move at the root (the margin: its value less the best
+    other player's, :func:`margin`; what the analysis and the review show); the search is
+    the same.
     ``root_prior`` (a value in VP per root move, the best 0, the others below; by default
     :func:`greedy_prior` when ``bias`` > 0) orders the root's children and, with ``bias``
     > 0, adds the progressive bias
@@ -191,9 +198,9 @@ def _search_native(
     seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
     found = native.search_native(ns, seed, iterations, seconds, options)
     if root_stats is not None:
-        for move, visits, wins, value in found:
-            root_stats[str(move)] = [float(visits), wins, value]
-    return {str(move): visits for move, visits, _, _ in found}
+        for move, visits, wins, value, margins in found:
+            root_stats[str(move)] = [float(visits), wins, value, margins]
+    return {str(move): visits for move, visits, *_ in found}
 
 
 def _search_python(
@@ -305,10 +312,11 @@ def _record_root(
     move = next(str(m) for m, ch in root.children if ch is child)
     values, winners = evaluate(leaf, credit, fed)
     me = root.player
-    entry = stats.setdefault(move, [0.0, 0.0, 0.0])
+    entry = stats.setdefault(move, [0.0, 0.0, 0.0, 0.0])
     entry[0] += 1
     entry[1] += 1.0 / len(winners) if me in winners else 0.0
     entry[2] += values[me]
+    entry[3] += margin(values, me)
 
 
 def greedy_prior(state: GameState) -> dict[Move, float]:

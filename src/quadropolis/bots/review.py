@@ -1,6 +1,6 @@
 """Post-game review, as chess players know it from lichess: every decision of a game gets the
-best move a strong search finds, the mover's win chance (and expected VP) before and after
-the move played, the loss, and a label; each player an accuracy.
+best move a strong search finds, the mover's win chance, expected VP and expected VP margin
+before and after the move played, the loss, and a label; each player an accuracy.
 
 **The search.** Each position is searched by the native MCTS (the Python one with
 ``QUADROPOLIS_ENGINE=python``: the same search draw for draw) on ``observe(state)`` (the
@@ -14,11 +14,20 @@ always give the same review.
 **Before and after.** *Before* a move the mover's win chance is the search's value of its
 best move (the most visited root move: its mean win share, R13 ties split). *After* it is the
 same search's mean for the move played (a take that differs from a searched one only by the
-slot used is the same decision, as the search prunes it), when the search gave it at least
-:func:`min_visits` simulations; otherwise (a move the search dismissed early) the next
-position's search says it: the mover's best there when the mover moves again (a take is
-followed by the building), one minus the opponent's best in a 2-player game, and the exact
-result after the last move. The loss is ``max(0, before - after)``: the best move loses 0.
+slot used is the same decision, as the search prunes it), when the move played is the best
+one or the search gave it at least :func:`min_visits` simulations; otherwise (a move the
+search dismissed early) the next position's search says it: the mover's best there when the
+mover moves again (a take is followed by the building), one minus the opponent's best in a
+2-player game, and the exact result after the last move. The loss is
+``max(0, before - after)``: the best move loses 0.
+
+**Expected VP margin** (``margin_before``, ``margin_after``): the same means of the mover's
+VP less the best other player's at the search's leaves (the figure the search's reward
+squashes, :func:`~quadropolis.bots.mcts.margin`): positive ahead, negative behind. It comes
+from the same search as the win chance; after a dismissed move from the next position too
+(in a 2-player game the opponent's margin negated; after the last move the exact totals). The
+best move's after equals its before. Reviews stored before the margin was reported lack
+these two fields; readers treat them as optional.
 
 **Labels** by win-chance loss: ``good`` below 0.05, ``inaccuracy`` from 0.05, ``mistake``
 from 0.10, ``blunder`` from 0.20 (:data:`THRESHOLDS`). Lichess uses 0.1 / 0.2 / 0.3 on its
@@ -98,9 +107,20 @@ def move_words(state: GameState, move: Move) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Expected:
+    """The mover's expectation after a move: win chance (0-1), score (VP) and margin (VP
+    over the best other player; negative: behind)."""
+
+    win: float
+    score: float
+    margin: float
+
+
+@dataclass(frozen=True, slots=True)
 class PositionSearch:
-    """One position searched: per root move ``[visits, win share sum, score sum]`` for the
-    player to move (notation keys), the iterations asked, and whether the move was forced."""
+    """One position searched: per root move ``[visits, win share sum, score sum, margin sum]``
+    for the player to move (notation keys), the iterations asked, and whether the move was
+    forced."""
 
     stats: dict[str, list[float]]
     iterations: int
@@ -110,10 +130,10 @@ class PositionSearch:
         """The most visited move (ties: the first in the search's order)."""
         return max(self.stats, key=lambda k: self.stats[k][0])
 
-    def mean(self, key: str) -> tuple[float, float]:
-        """(win chance, expected score) of root move ``key`` for the player to move."""
-        n, wins, value = self.stats[key]
-        return wins / n, value / n
+    def mean(self, key: str) -> Expected:
+        """What the player to move can expect after root move ``key``."""
+        n, wins, value, margin = self.stats[key]
+        return Expected(wins / n, value / n, margin / n)
 
 
 def search_position(state: GameState, index: int, iterations: int = REVIEW_ITERATIONS) -> PositionSearch:
@@ -140,6 +160,9 @@ class MoveReview:
     win_after: float
     score_before: float
     score_after: float
+    #: Expected VP margin over the best other player (negative: behind).
+    margin_before: float
+    margin_after: float
     loss: float
     label: str
     forced: bool
@@ -188,19 +211,25 @@ class Review:
             "players_summary": [s.to_json() for s in self.summaries],
             "worst": list(self.worst),
             "chart": self.chart(),
+            "margin_chart": self.margin_chart(),
         }
 
     def chart(self) -> list[list[float | None]]:
         """Each seat's win chance before every move (``None`` where the review does not know
         it: another player's move in a game of 3 or 4; in 2 players one minus the mover's)."""
-        rows: list[list[float | None]] = []
-        for m in self.moves:
-            row: list[float | None] = [None] * self.players
-            row[m.player] = round(m.win_before, 4)
-            if self.players == 2:
-                row[1 - m.player] = round(1.0 - m.win_before, 4)
-            rows.append(row)
-        return rows
+        return [self._row(m.player, m.win_before, 1.0 - m.win_before) for m in self.moves]
+
+    def margin_chart(self) -> list[list[float | None]]:
+        """Each seat's expected VP margin before every move, as :meth:`chart` (in 2 players
+        the other seat's is the mover's negated)."""
+        return [self._row(m.player, m.margin_before, -m.margin_before) for m in self.moves]
+
+    def _row(self, mover: int, value: float, other: float) -> list[float | None]:
+        row: list[float | None] = [None] * self.players
+        row[mover] = round(value, 4)
+        if self.players == 2:
+            row[1 - mover] = round(other, 4)
+        return row
 
 
 def positions(record: GameRecord) -> list[GameState]:
@@ -255,13 +284,13 @@ def _review_move(
     state, found = states[i], searches[i]
     move = Move.parse(record.moves[i])
     best = found.best()
-    win_before, score_before = found.mean(best)
+    before = found.mean(best)
     key = _searched_as(state, move, found.stats)
-    if key is not None and found.stats[key][0] >= min_visits(found.iterations):
-        win_after, score_after = found.mean(key)
+    if key is not None and (key == best or found.stats[key][0] >= min_visits(found.iterations)):
+        after = found.mean(key)
     else:
-        win_after, score_after = _after(states, searches, i, key)
-    loss = 0.0 if key == best else max(0.0, win_before - win_after)
+        after = _after(states, searches, i, key)
+    loss = 0.0 if key == best else max(0.0, before.win - after.win)
     return MoveReview(
         index=i,
         player=state.current_player,
@@ -269,10 +298,12 @@ def _review_move(
         text=move_words(state, move),
         best=best,
         best_text=move_words(state, Move.parse(best)),
-        win_before=win_before,
-        win_after=win_after,
-        score_before=score_before,
-        score_after=score_after,
+        win_before=before.win,
+        win_after=after.win,
+        score_before=before.score,
+        score_after=after.score,
+        margin_before=before.margin,
+        margin_after=after.margin,
         loss=loss,
         label=label_of(loss),
         forced=found.forced,
@@ -304,25 +335,26 @@ def _take_key(state: GameState, take: Take) -> tuple[int, int]:
 
 def _after(
     states: Sequence[GameState], searches: Sequence[PositionSearch], i: int, key: str | None
-) -> tuple[float, float]:
-    """The mover's (win chance, expected score) after move ``i`` when its own search gave it
-    too few simulations: from the next position (see the module)."""
+) -> Expected:
+    """The mover's expectation after move ``i`` when its own search gave it too few
+    simulations: from the next position (see the module)."""
     mover = states[i].current_player
     nxt = states[i + 1]
-    fallback = searches[i].mean(key) if key is not None else None
+    own = searches[i].mean(key if key is not None else searches[i].best())
     if nxt.is_over:
         out = outcome(nxt)
         share = 1.0 / len(out.winners) if mover in out.winners else 0.0
-        return share, float(out.totals[mover])
+        best_other = max(t for p, t in enumerate(out.totals) if p != mover)
+        return Expected(share, float(out.totals[mover]), float(out.totals[mover] - best_other))
     if i + 1 >= len(searches):  # a record stopped mid-game: its own search only
-        return fallback if fallback is not None else searches[i].mean(searches[i].best())
+        return own
     later = searches[i + 1]
-    win, score = later.mean(later.best())
+    there = later.mean(later.best())
     if nxt.current_player == mover:
-        return win, score
-    if nxt.config.players == 2:
-        return 1.0 - win, fallback[1] if fallback is not None else searches[i].mean(searches[i].best())[1]
-    return fallback if fallback is not None else searches[i].mean(searches[i].best())
+        return there
+    if nxt.config.players == 2:  # the opponent's chance and margin are the mover's, mirrored
+        return Expected(1.0 - there.win, own.score, -there.margin)
+    return own
 
 
 def _summary(player: int, reviews: Sequence[MoveReview]) -> PlayerSummary:

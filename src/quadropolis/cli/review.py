@@ -138,9 +138,17 @@ def render_review(review: Review, names: Sequence[str]) -> str:
         m = review.moves[i]
         lines.append(
             f"  move {m.index + 1}, {names[m.player]}: {m.text}: {m.label}, "
-            f"win chance {m.win_before:.0%} -> {m.win_after:.0%}; best was {m.best_text}"
+            f"win chance {m.win_before:.0%} -> {m.win_after:.0%}, "
+            f"{margin_words(m.margin_before)} -> {margin_words(m.margin_after)}; best was {m.best_text}"
         )
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["add_review", "cmd_review", "progress_line", "render_review", "sparkline"]
+def margin_words(margin: float) -> str:
+    """An expected VP margin in players' words: ``6.2 VP ahead``, ``3.1 VP behind``, ``level``."""
+    if round(margin, 1) == 0:
+        return "level"
+    return f"{abs(margin):.1f} VP {'ahead' if margin > 0 else 'behind'}"
+
+
+__all__ = ["add_review", "cmd_review", "margin_words", "progress_line", "render_review", "sparkline"]

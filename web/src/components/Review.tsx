@@ -1,13 +1,15 @@
 // The post-game review beside the replay: a Review button, the progress while the server's
-// bot workers search every move, then each player's win chance as a chart (click a point to
-// jump there), the move shown with its label and the best move found, accuracy per player,
-// the worst moves and every move with its label badge.
+// bot workers search every move, then each player's win chance (or expected VP margin) as a
+// chart (click a point to jump there), the move shown with its label, win chance and margin
+// and the best move found, accuracy per player, the worst moves and every move with its label
+// badge. Reviews stored before the margin existed show the rest.
+import { useState } from "preact/hooks";
 import "../review.css";
-import { liveRecord, t } from "../i18n";
+import { language, liveRecord, t } from "../i18n";
 import { moveText } from "../moveWords";
 import { SEAT_COLOURS } from "../seats";
 import type { MoveReview, Review } from "../types";
-import { useReview, winSeries, type ReviewModel } from "../useReview";
+import { hasMargins, marginSeries, marginWords, useReview, winSeries, type ReviewModel } from "../useReview";
 
 /** Each label in the current language (keys review.label.*). */
 export const LABEL_WORDS: Readonly<Record<MoveReview["label"], string>> = liveRecord(["good", "inaccuracy", "mistake", "blunder"], "review.label.");
@@ -58,11 +60,19 @@ function ReviewBody({ model, names, at, go }: { model: ReviewModel; names: strin
       </div>
     );
   }
-  const { review } = state;
+  return <ReviewDone review={state.review} names={names} at={at} go={go} />;
+}
+
+type ChartKind = "win" | "margin";
+
+function ReviewDone({ review, names, at, go }: { review: Review; names: string[]; at: number; go: (n: number) => void }) {
+  const [kind, setKind] = useState<ChartKind>("win");
+  const shown = hasMargins(review) ? kind : "win";
   return (
     <div class="review-done" data-testid="review-done">
       <div class="review-main">
-        <WinChart review={review} names={names} at={at} go={go} />
+        {hasMargins(review) && <ChartToggle kind={shown} setKind={setKind} />}
+        <Chart review={review} kind={shown} names={names} at={at} go={go} />
         <CurrentMove review={review} names={names} at={at} />
       </div>
       <div class="review-side">
@@ -74,29 +84,63 @@ function ReviewBody({ model, names, at, go }: { model: ReviewModel; names: strin
   );
 }
 
+function ChartToggle({ kind, setKind }: { kind: ChartKind; setKind: (k: ChartKind) => void }) {
+  const choices: [ChartKind, string][] = [
+    ["win", t("review.showWin")],
+    ["margin", t("review.showMargin")],
+  ];
+  return (
+    <div class="review-toggle" role="group" aria-label={t("review.show")} data-testid="review-toggle">
+      {choices.map(([k, words]) => (
+        <button key={k} type="button" class={`btn btn-small ${k === kind ? "btn-primary" : ""}`} aria-pressed={k === kind} onClick={() => setKind(k)} data-testid={`review-show-${k}`}>
+          {words}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 const W = 640;
 const H = 170;
 const PAD = 24;
 
-function WinChart({ review, names, at, go }: { review: Review; names: string[]; at: number; go: (n: number) => void }) {
-  const series = winSeries(review);
+/** The chart's values and scale: win chances 0-1, or margins symmetric around 0 in steps of 5 VP. */
+interface Scale {
+  series: (number | null)[][];
+  low: number;
+  high: number;
+  labels: [string, string, string];
+}
+
+function scaleOf(review: Review, kind: ChartKind): Scale {
+  if (kind === "win") return { series: winSeries(review), low: 0, high: 1, labels: ["100%", "50%", "0%"] };
+  const series = marginSeries(review);
+  const widest = Math.max(5, ...series.flat().map((v) => Math.abs(v ?? 0)));
+  const top = Math.ceil(widest / 5) * 5;
+  const vp = (v: number) => v.toLocaleString(language());
+  return { series, low: -top, high: top, labels: [`+${vp(top)}`, "0", `−${vp(top)}`] };
+}
+
+function Chart({ review, kind, names, at, go }: { review: Review; kind: ChartKind; names: string[]; at: number; go: (n: number) => void }) {
+  const { series, low, high, labels } = scaleOf(review, kind);
   const n = review.moves.length;
   const x = (k: number) => PAD + (k * (W - 2 * PAD)) / Math.max(1, n);
-  const y = (v: number) => 8 + (1 - v) * (H - 24);
+  const y = (v: number) => 8 + ((high - v) / (high - low)) * (H - 24);
   const step = (W - 2 * PAD) / Math.max(1, n);
+  const middle = (low + high) / 2;
   return (
     <figure class="review-chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t("review.chart")} data-testid="review-chart">
-        <line x1={PAD} x2={W - PAD} y1={y(0.5)} y2={y(0.5)} class="chart-half" />
-        <text x={2} y={y(1) + 4} class="chart-axis">100%</text>
-        <text x={2} y={y(0.5) + 4} class="chart-axis">50%</text>
-        <text x={2} y={y(0) + 4} class="chart-axis">0%</text>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t(kind === "win" ? "review.chart" : "review.marginChart")} data-testid="review-chart" data-kind={kind}>
+        <line x1={PAD} x2={W - PAD} y1={y(middle)} y2={y(middle)} class="chart-half" />
+        <text x={2} y={y(high) + 4} class="chart-axis">{labels[0]}</text>
+        <text x={2} y={y(middle) + 4} class="chart-axis">{labels[1]}</text>
+        <text x={2} y={y(low) + 4} class="chart-axis">{labels[2]}</text>
         <line x1={x(at)} x2={x(at)} y1={4} y2={H - 14} class="chart-now" />
         {series.map((values, p) => (
           <polyline key={p} fill="none" stroke={SEAT_COLOURS[p % 4]} stroke-width={2.5} stroke-dasharray={p % 2 ? "6 3" : undefined} points={points(values, x, y)} />
         ))}
         {review.moves.map((m, i) =>
-          m.label === "good" ? null : <circle key={i} cx={x(i + 1)} cy={y(series[m.player]![i + 1] ?? 0.5)} r={m.label === "blunder" ? 5 : 4} class={`chart-mark mark-${m.label}`} />,
+          m.label === "good" ? null : <circle key={i} cx={x(i + 1)} cy={y(series[m.player]![i + 1] ?? middle)} r={m.label === "blunder" ? 5 : 4} class={`chart-mark mark-${m.label}`} />,
         )}
         {Array.from({ length: n + 1 }, (_, k) => (
           <rect key={k} x={x(k) - step / 2} y={0} width={step} height={H} class="chart-hit" onClick={() => go(k)} data-testid={`review-point-${k}`}>
@@ -110,7 +154,7 @@ function WinChart({ review, names, at, go }: { review: Review; names: string[]; 
             <span class="legend-line" style={{ background: SEAT_COLOURS[p % 4] }} /> {name}
           </span>
         ))}
-        <span class="muted">{t("review.legend")}</span>
+        <span class="muted">{t(kind === "win" ? "review.legend" : "review.marginLegend")}</span>
       </figcaption>
     </figure>
   );
@@ -144,6 +188,14 @@ function CurrentMove({ review, names, at }: { review: Review; names: string[]; a
     <p class="review-current" data-testid="review-current">
       <strong>{t("review.moveOf", { n: at, name: names[m.player] ?? "" })}</strong> {played(m)} <Badge label={m.label} />{" "}
       {t("review.winChance", { before: pct(m.win_before), after: pct(m.win_after) })}
+      {m.margin_before !== undefined && m.margin_after !== undefined && (
+        <>
+          {" · "}
+          <span title={t("review.marginTitle")} data-testid="review-margin">
+            {t("review.margin", { before: marginWords(m.margin_before), after: marginWords(m.margin_after) })}
+          </span>
+        </>
+      )}
       {m.move === m.best ? t("review.bestFound") : t("review.bestWas", { move: bestPlay(m) })}
       {m.forced && t("review.forced")}
     </p>
@@ -183,13 +235,19 @@ function WorstMoves({ review, names, go }: { review: Review; names: string[]; go
               <button type="button" class="review-link" onClick={() => go(i + 1)}>
                 {t("review.moveLink", { n: i + 1, name: names[m.player] ?? "" })}
               </button>{" "}
-              <Badge label={m.label} /> {t("review.worstLine", { move: played(m), best: bestPlay(m), before: pct(m.win_before), after: pct(m.win_after) })}
+              <Badge label={m.label} /> {worstLine(m)}
             </li>
           );
         })}
       </ol>
     </div>
   );
+}
+
+function worstLine(m: MoveReview): string {
+  const line = { move: played(m), best: bestPlay(m), before: pct(m.win_before), after: pct(m.win_after) };
+  if (m.margin_before === undefined || m.margin_after === undefined) return t("review.worstLine", line);
+  return t("review.worstLineMargin", { ...line, marginBefore: marginWords(m.margin_before), marginAfter: marginWords(m.margin_after) });
 }
 
 function MoveBadges({ review, names, at, go }: { review: Review; names: string[]; at: number; go: (n: number) => void }) {
