@@ -16,7 +16,8 @@ trees), the exploration constant ``c``, progressive widening ``pw_c`` and ``pw_a
 for plain ``mcts`` by mode, see :data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and
 ``credit`` (VP per unused resource at a truncated leaf), ``fed`` (0-1: the weight of each
 city's fed score in a truncated leaf's value, see :func:`~quadropolis.bots.mcts.leaf_value`),
-and ``engine`` (``python`` or
+``greed`` (0-1: how often a rollout's take is the face-up building the prior values most,
+see :func:`~quadropolis.bots.policy.rollout_move`), and ``engine`` (``python`` or
 ``native``: the search's implementation, pinned; by default the selected engine's, see
 :mod:`quadropolis.engine`)."""
 

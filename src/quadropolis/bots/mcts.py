@@ -144,6 +144,7 @@ def search(
     bias: float = 0.0,
     engine: str | None = None,
     fed: float = 0.0,
+    greed: float = 0.0,
 ) -> dict[str, int]:
     """Run one tree; returns visit counts of the root's children by move notation.
     ``engine``: ``"native"`` or ``"python"`` pins the implementation (the Python one then
@@ -151,7 +152,8 @@ def search(
     derives ``root_prior`` itself (:func:`greedy_prior`, natively) when ``bias`` > 0.
     ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
     game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit`` and ``fed``: see
-    :func:`leaf_value`.
+    :func:`leaf_value`; ``greed``: how often a rollout's take is the best by the prior
+    (:func:`~quadropolis.bots.policy.rollout_move`).
     ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum]``
     for the player to move at the root (what the analysis shows); the search is the same.
     ``root_prior`` (a value in VP per root move, the best 0, the others below; by default
@@ -166,11 +168,11 @@ def search(
         except ValueError:  # a hand-built state the compiled engine refuses: Python searches it
             ns = None
         if ns is not None:
-            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias, fed)
+            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias, fed, greed)
             return _search_native(native, ns, seed, iterations, deadline, options, root_stats)
     if root_prior is None and bias > 0:
         root_prior = greedy_prior(root_state)
-    tuning = (c, pw_c, pw_alpha, horizon, credit, fed, root_stats, root_prior, bias)
+    tuning = (c, pw_c, pw_alpha, horizon, credit, fed, greed, root_stats, root_prior, bias)
     if engine is None:
         return _search_python(root_state, seed, iterations, deadline, *tuning)
     with using("python"):
@@ -207,6 +209,7 @@ def _search_python(
     horizon: int | None,
     credit: float,
     fed: float,
+    greed: float,
     root_stats: dict[str, list[float]] | None,
     root_prior: dict[Move, float] | None,
     bias: float,
@@ -254,10 +257,10 @@ def _search_python(
             path.append(node)
         steps = rollout_steps
         while s.phase != OVER and steps > 0:
-            apply_unchecked(s, rollout_move(s, rng))
+            apply_unchecked(s, rollout_move(s, rng, greed=greed))
             steps -= 1
         while s.phase == PLACE:  # a building in hand is built (or discarded) before evaluation
-            apply_unchecked(s, rollout_move(s, rng))
+            apply_unchecked(s, rollout_move(s, rng, greed=greed))
         r = reward(s, credit, fed)
         if root_stats is not None and len(path) > 1:
             _record_root(root_stats, root, path[1], s, credit, fed)
@@ -330,9 +333,10 @@ class MCTSBot(Bot):
     (or both: whichever ends first). ``trees`` root-parallel trees share the budget;
     ``workers`` > 1 searches them in that many processes at once (same moves, less waiting).
     ``horizon``, ``credit`` and ``fed``: the leaf evaluation (see :func:`search`; by default the
-    mode's :data:`DEFAULT_HORIZON`). ``engine``: ``"native"`` or ``"python"`` pins the
-    search's implementation (see :func:`search`); None follows the selected engine. Native
-    trees searched at once run in threads, Python ones in processes."""
+    mode's :data:`DEFAULT_HORIZON`); ``greed``: the rollouts' share of best-prior takes.
+    ``engine``: ``"native"`` or ``"python"`` pins the search's implementation (see
+    :func:`search`); None follows the selected engine. Native trees searched at once run in
+    threads, Python ones in processes."""
 
     def __init__(
         self,
@@ -350,6 +354,7 @@ class MCTSBot(Bot):
         bias: float = 0.0,
         engine: str | None = None,
         fed: float = 0.0,
+        greed: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
@@ -364,6 +369,7 @@ class MCTSBot(Bot):
             "horizon": horizon,
             "credit": credit,
             "fed": fed,
+            "greed": greed,
             "engine": engine,
         }
         self.bias = bias

@@ -44,6 +44,7 @@ TUNING_CAPS: Final[dict[str, float]] = {
     "credit": 100.0,
     "bias": 100.0,
     "fed": 1.0,
+    "greed": 1.0,
 }
 #: Longest spec accepted (a real one is under 100 characters).
 SPEC_MAX_CHARS: Final = 200
@@ -134,8 +135,8 @@ def _search_bot(
     own_workers = int(w) if w is not None else level.workers if level else 1
     n_workers = workers if workers is not None else own_workers
     tuning: dict[str, float | None] = {
-        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias", "fed"))
-        for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed")
+        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias", "fed", "greed"))
+        for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed", "greed")
         if k in opts
     }
     engine = _engine_option(spec, opts)
