@@ -228,12 +228,12 @@ double to_double_in(nb::handle value, const char* what, double lo, double hi) {
     return v;
 }
 
-// search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias, fed): one tree,
-// searched without the GIL; ([(move, visits, wins, value, margin)] of the root's children in
+// search(seed, iterations, seconds, c, pw_c, pw_alpha, horizon, credit, bias, fed, greed): one
+// tree, searched without the GIL; ([(move, visits, wins, value, margin)] of the root's children in
 // expansion order, simulations run). `iterations`, `seconds` and `horizon` may be None.
 nb::tuple search_tree(const State& s, nb::handle seed, nb::handle iterations, nb::handle seconds, nb::handle c,
                       nb::handle pw_c, nb::handle pw_alpha, nb::handle horizon, nb::handle credit, nb::handle bias,
-                      nb::handle fed) {
+                      nb::handle fed, nb::handle greed) {
     SearchOptions o;
     const uint64_t tree_seed = static_cast<uint64_t>(to_int_in(seed, "seed", 0, MAX_INT64));
     o.iterations = iterations.is_none() ? -1 : to_int_in(iterations, "iterations", 1, MAX_INT64);
@@ -247,6 +247,7 @@ nb::tuple search_tree(const State& s, nb::handle seed, nb::handle iterations, nb
     o.credit = to_double_in(credit, "credit", 0.0, 1e6);
     o.bias = to_double_in(bias, "bias", 0.0, 1e6);
     o.fed = to_double_in(fed, "fed", 0.0, 1.0);
+    o.greed = to_double_in(greed, "greed", 0.0, 1.0);
     SearchResult result;
     {
         nb::gil_scoped_release unlocked;
@@ -520,7 +521,7 @@ NB_MODULE(_native, m) {
         .def("random_game", &random_game, nb::arg("seed"))
         .def("greedy_values", &greedy_list)
         .def("search", &search_tree, nb::arg("seed"), nb::arg("iterations").none(), nb::arg("seconds").none(), nb::arg("c"),
-             nb::arg("pw_c"), nb::arg("pw_alpha"), nb::arg("horizon").none(), nb::arg("credit"), nb::arg("bias"), nb::arg("fed"));
+             nb::arg("pw_c"), nb::arg("pw_alpha"), nb::arg("horizon").none(), nb::arg("credit"), nb::arg("bias"), nb::arg("fed"), nb::arg("greed"));
     m.def("new_state", &make_new_state, nb::arg("mode"), nb::arg("players"), nb::arg("seed"), nb::arg("first_player"),
           nb::arg("square_variant"), nb::arg("all_parks_absorb") = nb::bool_(false));
     m.def("use_types", &use_types, nb::arg("moves"), nb::arg("building"), nb::arg("score"), nb::arg("placement"),

@@ -179,9 +179,67 @@ int rollout_build(const State& s, const MoveList& legal) {
 
 int uniform(Random& rng, int n) { return static_cast<int>(rng.random() * n); }
 
-// A take of a face-up building, uniform among them: rejection sampling first (early in a round
-// almost always a hit at once), then a draw among the takes that qualify (all if none does).
-int rollout_take(const State& s, Random& rng, const MoveList& legal) {
+// take_value with each placement value computed once per (building type, square): a rollout
+// step values up to ~100 takes, which share a few types and the city's squares.
+class TakeValues {
+public:
+    TakeValues(const State& s) : s_(s), city_(s.cities[current_player(s)]), runs_(harbor_runs(city_, s.config.mode)) {}
+
+    double of(int take) {
+        const int mode = s_.config.mode;
+        const int tile = s_.site[site_square(take)];
+        const int type = t::TILE_TYPE[tile];
+        bool any = false;
+        double best = -0.5;
+        for (uint32_t eligible = t::ELIGIBLE[mode * 6 + take % 5 + 1]; eligible; eligible &= eligible - 1) {
+            const int q = __builtin_ctz(eligible);
+            if (city_[q].type >= 0) continue;
+            if (!(known_[type] >> q & 1u)) {
+                value_[type][q] = placement_value(city_, mode, type, q, runs_);
+                known_[type] |= 1u << q;
+            }
+            if (!any || value_[type][q] > best) best = value_[type][q], any = true;
+        }
+        return best + 0.2 * t::PRIOR_TILE_GAIN[tile];
+    }
+
+private:
+    const State& s_;
+    const Square* city_;
+    HarborRuns runs_;
+    uint32_t known_[8] = {};  // bit q of known_[type]: value_[type][q] is computed
+    double value_[8][MAX_CITY_SQUARES];
+};
+
+// The take of a face-up building with the best prior (the first in legal-move order among
+// equals: a later take of the same square with the same architect number is skipped, its
+// value being the same); -1 when no take takes a building.
+int best_take(const State& s, const MoveList& legal) {
+    TakeValues values(s);
+    uint64_t seen[3] = {0, 0, 0};  // bit (site square * 6 + architect), as ordered_takes
+    int best = -1;
+    double best_v = 0.0;
+    for (int i = 0; i < legal.count; i++) {
+        const int m = legal.moves[i];
+        if (!takes_a_building(s, m)) continue;
+        const int key = site_square(m) * 6 + m % 5 + 1;
+        if (seen[key / 64] >> (key % 64) & 1u) continue;
+        seen[key / 64] |= uint64_t{1} << (key % 64);
+        const double v = values.of(m);
+        if (best < 0 || v > best_v) best = m, best_v = v;
+    }
+    return best;
+}
+
+// A take of a face-up building: with probability `greed` the best by the prior (the draw is
+// made only when greed > 0, so that greed 0 keeps the draws of before), else uniform among
+// them: rejection sampling first (early in a round almost always a hit at once), then a draw
+// among the takes that qualify (all if none does).
+int rollout_take(const State& s, Random& rng, const MoveList& legal, double greed) {
+    if (greed > 0 && rng.random() < greed) {
+        const int best = best_take(s, legal);
+        if (best >= 0) return best;
+    }
     for (int k = 0; k < 6; k++) {
         const int m = legal.moves[uniform(rng, legal.count)];
         if (takes_a_building(s, m)) return m;
@@ -239,12 +297,12 @@ void ordered_moves(const State& s, MoveList& out) {
         out = legal;
 }
 
-int rollout_move(const State& s, Random& rng, MoveList& scratch) {
+int rollout_move(const State& s, Random& rng, MoveList& scratch, double greed) {
     legal_moves(s, scratch);
     if (scratch.count == 0) return -1;
     if (rng.random() < 0.1) return scratch.moves[uniform(rng, scratch.count)];
     if (s.phase == PLACE) return rollout_build(s, scratch);
-    return rollout_take(s, rng, scratch);
+    return rollout_take(s, rng, scratch, greed);
 }
 
 }  // namespace quadropolis

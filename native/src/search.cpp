@@ -251,8 +251,8 @@ void Tree::simulate() {
         path_[depth++] = node;
     }
     MoveList scratch;
-    for (int steps = rollout_steps_; s.phase != OVER && steps > 0; steps--) do_apply(s, rollout_move(s, rng_, scratch));
-    while (s.phase == PLACE) do_apply(s, rollout_move(s, rng_, scratch));  // a building in hand is placed first
+    for (int steps = rollout_steps_; s.phase != OVER && steps > 0; steps--) do_apply(s, rollout_move(s, rng_, scratch, options_.greed));
+    while (s.phase == PLACE) do_apply(s, rollout_move(s, rng_, scratch, options_.greed));  // a building in hand is placed first
     Leaf leaf;
     evaluate(s, options_, leaf);
     const int players = s.config.players;

@@ -74,13 +74,15 @@ class State:
         credit: float,
         bias: float,
         fed: float,
+        greed: float,
     ) -> tuple[list[tuple[int, int, float, float, float]], int]:
         """One tree of bots.mcts.search from this state (its seed is replaced by each
         iteration's determinisation), seeded with ``seed`` (0 to 2**63 - 1), for
         ``iterations`` (>= 1) and/or ``seconds`` (>= 0); ``horizon`` None: the mode's
-        default; ``fed`` 0 to 1. The GIL is released while it runs. Returns ([(move, visits, summed win
-        share, summed value, summed margin)] of the root's children in expansion order,
-        simulations run); the margin is the root player's value less the best other player's.
+        default; ``fed`` and ``greed`` 0 to 1. The GIL is released while it runs. Returns
+        ([(move, visits, summed win share, summed value, summed margin)] of the root's children
+        in expansion order, simulations run); the margin is the root player's value less the
+        best other player's.
         ValueError for a finished game, no budget or an option out of range."""
 
 def new_state(

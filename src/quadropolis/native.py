@@ -264,6 +264,7 @@ class SearchOptions(NamedTuple):
     credit: float
     bias: float
     fed: float = 0.0
+    greed: float = 0.0
 
 
 def search_native(

@@ -33,6 +33,7 @@ from quadropolis.bots import (
     mcts,
     observe,
     play_match,
+    policy,
 )
 from quadropolis.bots.base import HIDDEN_SEED
 from quadropolis.bots.levels import describe
@@ -44,7 +45,7 @@ from quadropolis.outcome import fed_score, projected_score
 from quadropolis.rules import apply_unchecked
 from quadropolis.scoring_tables import TABLES, office_vp, run_vp
 from quadropolis.site import DESIGNATED
-from quadropolis.state import OVER
+from quadropolis.state import OVER, TAKE
 
 B = BuildingType
 
@@ -322,6 +323,44 @@ def test_horizon_and_credit_options() -> None:
     bot = make_bot("mcts:horizon=0,credit=0")
     assert isinstance(bot, MCTSBot) and bot.params["horizon"] == 0 and bot.params["credit"] == 0.0
     assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]
+
+
+def test_levels_tune_by_mode_and_options_override_them() -> None:
+    level = SEARCH_LEVELS["hard"]
+    tuning = level.by_mode[Mode.EXPERT]
+    assert tuning.iterations is not None and tuning.greed is not None
+    hard = make_bot("hard")
+    assert isinstance(hard, MCTSBot)
+    assert (
+        hard.budget(Mode.CLASSIC) == (level.iterations, hard.params) and hard.params["greed"] == level.greed
+    )
+    iterations, params = hard.budget(Mode.EXPERT)
+    assert (iterations, params["greed"]) == (tuning.iterations, tuning.greed)
+    assert f"in Expert: {tuning.iterations:,} iterations per take" in describe(level)
+    # The spec's own budget holds in every mode; its own greed too.
+    own = make_bot("hard:iterations=300,greed=0.25")
+    assert isinstance(own, MCTSBot)
+    assert [(n, p["greed"]) for n, p in map(own.budget, Mode)] == [(300, 0.25), (300, 0.25)]
+    by_time = make_bot("hard:seconds=0.5")
+    assert isinstance(by_time, MCTSBot) and by_time.budget(Mode.EXPERT)[0] is None
+
+
+def test_greedy_rollout_takes_the_best_building_by_the_prior() -> None:
+    state = game(Mode.EXPERT, 2, seed=21)
+    rng = random.Random(21)
+    for _ in range(9):
+        apply_unchecked(state, rng.choice(legal_moves(state)))
+    while state.phase != TAKE:
+        apply_unchecked(state, legal_moves(state)[0])
+    moves = legal_moves(state)
+    first = ordered_moves(state)[0]  # the prior's best take, first in legal order among equals
+    assert policy.rollout_move(state, random.Random(1), epsilon=0.0, greed=1.0) == first
+    # Without greed the takes are drawn: over a few draws, not always the best one.
+    drawn = {policy.rollout_move(state, random.Random(k), epsilon=0.0) for k in range(20)}
+    assert len(drawn) > 1 and drawn <= set(moves)
+    assert make_bot("mcts:greed=0.5").params["greed"] == 0.5  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="greed must be at most 1"):
+        make_bot("mcts:greed=1.5")
 
 
 def test_fed_option_and_levels() -> None:

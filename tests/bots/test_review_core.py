@@ -33,7 +33,8 @@ def _random_record(seed: int, mode: Mode = Mode.CLASSIC) -> GameRecord:
 
 def _selfplay_record(level: str, seed: int) -> GameRecord:
     config = GameConfig(mode=Mode.CLASSIC, players=2, seed=seed)
-    result = play_match(config, [make_bot(level), make_bot(level)])
+    # No time caps: a loaded machine must not change the game.
+    result = play_match(config, [make_bot(level, time_caps=False), make_bot(level, time_caps=False)])
     return GameRecord(config, tuple(str(m) for m in result.moves))
 
 

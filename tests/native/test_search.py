@@ -26,7 +26,16 @@ from quadropolis.playout import random_game
 from quadropolis.rules import apply_unchecked, legal_moves
 
 CASES = [(mode, players) for mode in (Mode.CLASSIC, Mode.EXPERT) for players in (2, 3, 4)]
-OPTIONS = {"c": 0.7, "pw_c": 2.0, "pw_alpha": 0.5, "horizon": None, "credit": 1.0, "bias": 0.0, "fed": 0.0}
+OPTIONS = {
+    "c": 0.7,
+    "pw_c": 2.0,
+    "pw_alpha": 0.5,
+    "horizon": None,
+    "credit": 1.0,
+    "bias": 0.0,
+    "fed": 0.0,
+    "greed": 0.0,
+}
 
 
 def _position(mode: Mode, players: int, seed: int, actions: int, **variants: object) -> GameState:
@@ -48,6 +57,7 @@ def test_native_search_is_the_python_search(mode: Mode, players: int) -> None:
     variants = [{}, {"urbanist_blocks": "square", "all_parks_absorb": True}]
     cases = [(3, {}), (29, {"horizon": 3, "bias": 1.5}), (41, {"credit": 0.5})]
     cases.append((17, {"horizon": 4, "fed": 0.4}))
+    cases.append((11, {"horizon": 5, "greed": 0.6}))
     for k, (actions, kw) in enumerate(cases):
         obs = _position(mode, players, seed=k + 7 * players, actions=actions, **variants[k % 2])
         if obs.is_over:
@@ -212,6 +222,8 @@ BAD = [
     ({"bias": False}, TypeError, "bias must be a number"),
     ({"fed": 1.5}, ValueError, "fed must be a finite number between 0"),
     ({"fed": float("nan")}, ValueError, "fed must be a finite number"),
+    ({"greed": 1.01}, ValueError, "greed must be a finite number between 0"),
+    ({"greed": "1"}, TypeError, "greed must be a number"),
 ]
 
 
@@ -230,4 +242,4 @@ def test_binding_search_refuses_a_finished_game() -> None:
     ns.random_playout_seeded(0)
     assert ns.is_over()
     with pytest.raises(ValueError, match="the game is over"):
-        ns.search(1, 10, None, 0.7, 2.0, 0.5, None, 1.0, 0.0, 0.0)
+        ns.search(1, 10, None, 0.7, 2.0, 0.5, None, 1.0, 0.0, 0.0, 0.0)

@@ -25,8 +25,10 @@ double placement_value(const Square* city, int mode, int type, int q, HarborRuns
 void ordered_moves(const State& s, MoveList& out);
 
 // policy.rollout_move: with probability 0.1 a uniformly random legal move; else a take of a
-// face-up building (uniform among them), or the build with the best prior (the discard when
-// none is worth more than 0). `scratch` is working space. -1 when the game is over.
-int rollout_move(const State& s, Random& rng, MoveList& scratch);
+// face-up building -- with probability `greed` the one with the best prior (the first such
+// in legal-move order), otherwise uniform among them -- or the build with the best prior (the
+// discard when none is worth more than 0). `scratch` is working space. -1 when the game is
+// over.
+int rollout_move(const State& s, Random& rng, MoveList& scratch, double greed = 0.0);
 
 }  // namespace quadropolis

@@ -23,6 +23,7 @@ struct SearchOptions {
     double credit = 1.0;        // VP per unused resource at a truncated leaf
     double fed = 0.0;           // 0-1: weight of the fed score (outcome.fed_score) in a truncated leaf's value
     double bias = 0.0;          // > 0: progressive bias at the root from greedy's values
+    double greed = 0.0;         // 0-1: how often a rollout's take is the best by the prior (else uniform)
 };
 
 // What the search found for one root move: visits, and over those simulations the summed

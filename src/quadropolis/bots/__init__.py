@@ -16,7 +16,8 @@ trees), the exploration constant ``c``, progressive widening ``pw_c`` and ``pw_a
 for plain ``mcts`` by mode, see :data:`~quadropolis.bots.mcts.DEFAULT_HORIZON`) and
 ``credit`` (VP per unused resource at a truncated leaf), ``fed`` (0-1: the weight of each
 city's fed score in a truncated leaf's value, see :func:`~quadropolis.bots.mcts.leaf_value`),
-and ``engine`` (``python`` or
+``greed`` (0-1: how often a rollout's take is the face-up building the prior values most,
+see :func:`~quadropolis.bots.policy.rollout_move`), and ``engine`` (``python`` or
 ``native``: the search's implementation, pinned; by default the selected engine's, see
 :mod:`quadropolis.engine`)."""
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from .analysis import Analysis, Candidate, analyse, analysis_seed
 from .base import Bot, determinize, observe
-from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, SearchLevel
+from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, ModeTuning, SearchLevel
 from .match import BotError, MatchResult, bot_rng, play_match
 from .mcts import MCTSBot, search
 from .neural import RAW_CONTEXT as NEURAL_RAW_CONTEXT
@@ -71,6 +72,7 @@ __all__ = [
     "GreedyBot",
     "MCTSBot",
     "MatchResult",
+    "ModeTuning",
     "MoveReview",
     "PlayerSummary",
     "PositionSearch",

@@ -51,6 +51,7 @@ import math
 import os
 import random
 import time
+from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from types import ModuleType
 from typing import Any, Final
@@ -63,6 +64,7 @@ from ..scoring import CityScore
 from ..state import OVER, PLACE, GameState
 from ..tiles import Mode
 from .base import Bot, determinize
+from .levels import ModeTuning
 from .policy import ordered_moves, rollout_move
 from .simple import GreedyBot
 
@@ -149,6 +151,7 @@ def search(
     bias: float = 0.0,
     engine: str | None = None,
     fed: float = 0.0,
+    greed: float = 0.0,
 ) -> dict[str, int]:
     """Run one tree; returns visit counts of the root's children by move notation.
     ``engine``: ``"native"`` or ``"python"`` pins the implementation (the Python one then
@@ -156,7 +159,8 @@ def search(
     derives ``root_prior`` itself (:func:`greedy_prior`, natively) when ``bias`` > 0.
     ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
     game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit`` and ``fed``: see
-    :func:`leaf_value`.
+    :func:`leaf_value`; ``greed``: how often a rollout's take is the best by the prior
+    (:func:`~quadropolis.bots.policy.rollout_move`).
     ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum,
     margin sum]`` for the player to move at the root (the margin: its value less the best
     other player's, :func:`margin`; what the analysis and the review show); the search is
@@ -173,11 +177,11 @@ def search(
         except ValueError:  # a hand-built state the compiled engine refuses: Python searches it
             ns = None
         if ns is not None:
-            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias, fed)
+            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias, fed, greed)
             return _search_native(native, ns, seed, iterations, deadline, options, root_stats)
     if root_prior is None and bias > 0:
         root_prior = greedy_prior(root_state)
-    tuning = (c, pw_c, pw_alpha, horizon, credit, fed, root_stats, root_prior, bias)
+    tuning = (c, pw_c, pw_alpha, horizon, credit, fed, greed, root_stats, root_prior, bias)
     if engine is None:
         return _search_python(root_state, seed, iterations, deadline, *tuning)
     with using("python"):
@@ -214,6 +218,7 @@ def _search_python(
     horizon: int | None,
     credit: float,
     fed: float,
+    greed: float,
     root_stats: dict[str, list[float]] | None,
     root_prior: dict[Move, float] | None,
     bias: float,
@@ -261,10 +266,10 @@ def _search_python(
             path.append(node)
         steps = rollout_steps
         while s.phase != OVER and steps > 0:
-            apply_unchecked(s, rollout_move(s, rng))
+            apply_unchecked(s, rollout_move(s, rng, greed=greed))
             steps -= 1
         while s.phase == PLACE:  # a building in hand is built (or discarded) before evaluation
-            apply_unchecked(s, rollout_move(s, rng))
+            apply_unchecked(s, rollout_move(s, rng, greed=greed))
         r = reward(s, credit, fed)
         if root_stats is not None and len(path) > 1:
             _record_root(root_stats, root, path[1], s, credit, fed)
@@ -338,9 +343,11 @@ class MCTSBot(Bot):
     (or both: whichever ends first). ``trees`` root-parallel trees share the budget;
     ``workers`` > 1 searches them in that many processes at once (same moves, less waiting).
     ``horizon``, ``credit`` and ``fed``: the leaf evaluation (see :func:`search`; by default the
-    mode's :data:`DEFAULT_HORIZON`). ``engine``: ``"native"`` or ``"python"`` pins the
-    search's implementation (see :func:`search`); None follows the selected engine. Native
-    trees searched at once run in threads, Python ones in processes."""
+    mode's :data:`DEFAULT_HORIZON`); ``greed``: the rollouts' share of best-prior takes;
+    ``by_mode``: the iterations and greed that differ in a mode (a level's, see :meth:`budget`).
+    ``engine``: ``"native"`` or ``"python"`` pins the search's implementation (see
+    :func:`search`); None follows the selected engine. Native trees searched at once run in
+    threads, Python ones in processes."""
 
     def __init__(
         self,
@@ -358,6 +365,8 @@ class MCTSBot(Bot):
         bias: float = 0.0,
         engine: str | None = None,
         fed: float = 0.0,
+        greed: float = 0.0,
+        by_mode: Mapping[Mode, ModeTuning] | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
@@ -372,13 +381,24 @@ class MCTSBot(Bot):
             "horizon": horizon,
             "credit": credit,
             "fed": fed,
+            "greed": greed,
             "engine": engine,
         }
         self.bias = bias
+        self.by_mode = dict(by_mode or {})
         self.name = name
         self.place_fraction = place_fraction
         self.engine = engine
         self._pool: Executor | None = None
+
+    def budget(self, mode: Mode) -> tuple[int | None, dict[str, Any]]:
+        """The iterations per take and the options of :func:`search` in ``mode``."""
+        tuning = self.by_mode.get(mode)
+        if tuning is None:
+            return self.iterations, self.params
+        iterations = self.iterations if tuning.iterations is None else tuning.iterations
+        params = self.params if tuning.greed is None else {**self.params, "greed": tuning.greed}
+        return iterations, params
 
     def choose(self, state: GameState, rng: random.Random) -> Move:
         moves = legal_moves(state)
@@ -387,12 +407,13 @@ class MCTSBot(Bot):
         # A build-or-discard decision has few options (about 8): a fraction of the budget
         # finds it as reliably as the whole budget does for a take (about 40 options).
         fraction = self.place_fraction if state.phase == PLACE else 1.0
-        iterations = None if self.iterations is None else max(1, round(self.iterations * fraction))
+        budget, params = self.budget(state.config.mode)
+        iterations = None if budget is None else max(1, round(budget * fraction))
         per = None if iterations is None else max(1, iterations // self.trees)
         seconds = None if self.seconds is None else self.seconds * fraction
         seeds = [rng.getrandbits(62) for _ in range(self.trees)]
         counts: dict[str, int] = {}
-        for part in self._search_trees(state, seeds, per, seconds):
+        for part in self._search_trees(state, seeds, per, seconds, params):
             for k, v in part.items():
                 counts[k] = counts.get(k, 0) + v
         # most visits; ties go to the earlier move in the legal order (deterministic)
@@ -401,14 +422,18 @@ class MCTSBot(Bot):
         return Move.parse(best)
 
     def _search_trees(
-        self, state: GameState, seeds: list[int], per: int | None, seconds: float | None
+        self,
+        state: GameState,
+        seeds: list[int],
+        per: int | None,
+        seconds: float | None,
+        params: dict[str, Any],
     ) -> list[dict[str, int]]:
         """Root visit counts of one tree per seed: in parallel (threads for the native search,
         processes for the Python one) when ``workers`` > 1 (each may use all of ``seconds``),
         else one after another (each its share of it)."""
         start = time.perf_counter()
         native = pinned(self.engine)
-        params = self.params
         if self.bias > 0:  # the search computes greedy's prior (natively or not)
             params = {**params, "bias": self.bias}
         if self.workers == 1 or len(seeds) == 1:

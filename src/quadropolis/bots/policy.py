@@ -176,31 +176,17 @@ def ordered_moves(state: GameState) -> list[Move]:
     if state.phase == TAKE:
         seen: set[tuple[int, int]] = set()
         scored: list[tuple[float, int, Move]] = []
-        mode = state.config.mode
         city = state.cities[state.current_player]
-        geo = GEOMETRY[mode]
-        runs = harbor_runs(city, mode)
+        runs = harbor_runs(city, state.config.mode)
         for i, m in enumerate(moves):
             assert isinstance(m, Take)
             q = DESIGNATED[m.slot][m.architect]
-            tid = state.site[q]
-            if tid < 0 or state.face_down >> q & 1:
+            if state.site[q] < 0 or state.face_down >> q & 1:
                 key = (-1, m.architect)
                 value = -1.0
             else:
                 key = (q, m.architect)
-                btype = _TILE_TYPE[tid]
-                value = (
-                    max(
-                        (
-                            placement_value(city, mode, btype, s, runs)
-                            for s in geo.eligible[m.architect]
-                            if city[s] is None
-                        ),
-                        default=-0.5,
-                    )
-                    + 0.2 * _TILE_GAIN[tid]
-                )
+                value = _take_value(state, m, city, runs)
             if key in seen:
                 continue
             seen.add(key)
@@ -223,10 +209,48 @@ def ordered_moves(state: GameState) -> list[Move]:
     return moves
 
 
-def rollout_move(state: GameState, rng: random.Random, epsilon: float = 0.1) -> Move:
-    """The rollout policy: takes a face-up building (uniformly among such takes) rather than
-    nothing; builds it on the square with the best prior, rather than discarding; with
-    probability ``epsilon`` a uniformly random legal move instead."""
+def _take_value(state: GameState, take: Take, city: list[Building | None], runs: tuple[int, int]) -> float:
+    """A take of a face-up building's prior: the best :func:`placement_value` of what it takes
+    on an empty square its architect may build on (-0.5 when there is none), plus 0.2 VP per
+    inhabitant or energy the tile brings. ``runs``: the city's :func:`harbor_runs`."""
+    mode = state.config.mode
+    tid = state.site[DESIGNATED[take.slot][take.architect]]
+    btype = _TILE_TYPE[tid]
+    best = max(
+        (
+            placement_value(city, mode, btype, s, runs)
+            for s in GEOMETRY[mode].eligible[take.architect]
+            if city[s] is None
+        ),
+        default=-0.5,
+    )
+    return best + 0.2 * _TILE_GAIN[tid]
+
+
+def _best_take(state: GameState, moves: list[Move]) -> Move | None:
+    """The take of a face-up building with the best prior (the first in legal-move order
+    among equals); None when no take takes a building."""
+    city = state.cities[state.current_player]
+    runs = harbor_runs(city, state.config.mode)
+    best: Move | None = None
+    best_v = 0.0
+    for m in moves:
+        assert isinstance(m, Take)
+        q = DESIGNATED[m.slot][m.architect]
+        if state.site[q] < 0 or state.face_down >> q & 1:
+            continue
+        v = _take_value(state, m, city, runs)
+        if best is None or v > best_v:
+            best, best_v = m, v
+    return best
+
+
+def rollout_move(state: GameState, rng: random.Random, epsilon: float = 0.1, greed: float = 0.0) -> Move:
+    """The rollout policy: takes a face-up building rather than nothing -- with probability
+    ``greed`` the one with the best prior (:func:`_take_value`), else uniformly among such
+    takes; builds it on the square with the best prior, rather than discarding; with
+    probability ``epsilon`` a uniformly random legal move instead. The greed draw is made only
+    when ``greed`` > 0 (so that 0 keeps the draws of the rollouts before it)."""
     moves = legal_moves(state)
     if rng.random() < epsilon:
         return moves[int(rng.random() * len(moves))]
@@ -246,6 +270,10 @@ def rollout_move(state: GameState, rng: random.Random, epsilon: float = 0.1) -> 
                 if v > best_v:
                     best, best_v = m, v
         return best
+    if greed > 0 and rng.random() < greed:
+        best_take = _best_take(state, moves)
+        if best_take is not None:
+            return best_take
     site = state.site
     fd = state.face_down
     n = len(moves)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final
 
 from ..engine import pinned
 from ..errors import ConfigError, quote
+from ..tiles import Mode
 from .base import Bot
-from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS
+from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS, ModeTuning, SearchLevel
 from .mcts import MCTSBot
 from .neural import NeuralBot
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
@@ -44,6 +46,7 @@ TUNING_CAPS: Final[dict[str, float]] = {
     "credit": 100.0,
     "bias": 100.0,
     "fed": 1.0,
+    "greed": 1.0,
 }
 #: Longest spec accepted (a real one is under 100 characters).
 SPEC_MAX_CHARS: Final = 200
@@ -125,7 +128,8 @@ def _search_bot(
     seconds = budget("seconds", float)
     w = budget("workers", int)
     t = budget("trees", int)
-    if iterations is None and seconds is None:
+    level_budget = iterations is None and seconds is None
+    if level_budget:
         iterations = level.iterations if level else MCTS_ITERATIONS
         if time_caps and level:
             seconds = level.seconds
@@ -134,10 +138,13 @@ def _search_bot(
     own_workers = int(w) if w is not None else level.workers if level else 1
     n_workers = workers if workers is not None else own_workers
     tuning: dict[str, float | None] = {
-        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias", "fed"))
-        for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed")
+        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias", "fed", "greed"))
+        for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed", "greed")
         if k in opts
     }
+    by_mode = _level_by_mode(level, level_budget, "greed" in tuning)
+    if level and "greed" not in tuning:
+        tuning["greed"] = level.greed
     engine = _engine_option(spec, opts)
     horizon = budget("horizon", int, zero_ok=True)
     if horizon is None and level:
@@ -150,8 +157,24 @@ def _search_bot(
         name=spec.strip() if rest else name,
         horizon=None if horizon is None else int(horizon),
         engine=engine,
+        by_mode=by_mode,
         **{k: v for k, v in tuning.items() if v is not None},
     )
+
+
+def _level_by_mode(level: SearchLevel | None, level_budget: bool, own_greed: bool) -> dict[Mode, ModeTuning]:
+    """The level's settings by mode, less those the spec sets itself (its own iterations or
+    seconds replace the level's budget in every mode, its own greed the level's greed)."""
+    if level is None:
+        return {}
+    return {
+        mode: replace(
+            tuning,
+            iterations=tuning.iterations if level_budget else None,
+            greed=None if own_greed else tuning.greed,
+        )
+        for mode, tuning in level.by_mode.items()
+    }
 
 
 def _greedy_bot(spec: str, opts: dict[str, str]) -> Bot:
