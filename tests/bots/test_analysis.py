@@ -69,9 +69,7 @@ def test_analysis_of_levels_uses_their_budget_and_refuses_what_it_cannot_do() ->
         a = analyse(observe(s), hard, seed=analysis_seed(0, "x"), top=3)
     finally:
         hard.close()
-    # In Expert the level's Expert budget (by_mode) is the analysis's too.
-    expert_budget = SEARCH_LEVELS["hard"].by_mode[Mode.EXPERT].iterations
-    assert a.iterations == expert_budget and len(a.candidates) == 3 and a.level == "hard"
+    assert a.iterations == SEARCH_LEVELS["hard"].iterations and len(a.candidates) == 3 and a.level == "hard"
     with pytest.raises(ConfigError, match="iteration budget"):
         analyse(observe(s), MCTSBot(iterations=None, seconds=0.1), seed=1)
     over = game(Mode.CLASSIC, 2, seed=1)

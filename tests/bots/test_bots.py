@@ -247,7 +247,7 @@ def test_bad_bot_specs(spec: str, message: str) -> None:
 def test_levels_are_named_and_built() -> None:
     assert list(LEVELS) == ["easy", "medium", "neural", "hard", "expert"] and set(LEVELS) <= set(BOT_NAMES)
     assert set(SEARCH_LEVELS) == {"medium", "hard", "expert"} and list(LEVEL_DETAILS) == list(LEVELS)
-    assert "6,000 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
+    assert "8,000 iterations" in LEVEL_DETAILS["hard"] == describe(SEARCH_LEVELS["hard"])
     hard = make_bot("hard")
     level = SEARCH_LEVELS["hard"]
     assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations
@@ -325,24 +325,14 @@ def test_horizon_and_credit_options() -> None:
     assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]
 
 
-def test_levels_tune_by_mode_and_options_override_them() -> None:
+def test_levels_greed_and_options_override_it() -> None:
     level = SEARCH_LEVELS["hard"]
-    tuning = level.by_mode[Mode.EXPERT]
-    assert tuning.iterations is not None and tuning.greed is not None
+    assert level.greed > 0 and f"the prior's best {level.greed:.0%} of the time" in describe(level)
     hard = make_bot("hard")
-    assert isinstance(hard, MCTSBot)
-    assert (
-        hard.budget(Mode.CLASSIC) == (level.iterations, hard.params) and hard.params["greed"] == level.greed
-    )
-    iterations, params = hard.budget(Mode.EXPERT)
-    assert (iterations, params["greed"]) == (tuning.iterations, tuning.greed)
-    assert f"in Expert: {tuning.iterations:,} iterations per take" in describe(level)
-    # The spec's own budget holds in every mode; its own greed too.
-    own = make_bot("hard:iterations=300,greed=0.25")
-    assert isinstance(own, MCTSBot)
-    assert [(n, p["greed"]) for n, p in map(own.budget, Mode)] == [(300, 0.25), (300, 0.25)]
-    by_time = make_bot("hard:seconds=0.5")
-    assert isinstance(by_time, MCTSBot) and by_time.budget(Mode.EXPERT)[0] is None
+    assert isinstance(hard, MCTSBot) and hard.params["greed"] == level.greed
+    assert make_bot("hard:greed=0").params["greed"] == 0.0  # type: ignore[attr-defined]
+    assert make_bot("mcts").params["greed"] == 0.0  # type: ignore[attr-defined]
+    assert SEARCH_LEVELS["medium"].greed == 0.0 and "prior's best" not in describe(SEARCH_LEVELS["medium"])
 
 
 def test_greedy_rollout_takes_the_best_building_by_the_prior() -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from .analysis import Analysis, Candidate, analyse, analysis_seed
 from .base import Bot, determinize, observe
-from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, ModeTuning, SearchLevel
+from .levels import EASY_EPSILON, LEVEL_DETAILS, LEVELS, SEARCH_LEVELS, SearchLevel
 from .match import BotError, MatchResult, bot_rng, play_match
 from .mcts import MCTSBot, search
 from .neural import RAW_CONTEXT as NEURAL_RAW_CONTEXT
@@ -72,7 +72,6 @@ __all__ = [
     "GreedyBot",
     "MCTSBot",
     "MatchResult",
-    "ModeTuning",
     "MoveReview",
     "PlayerSummary",
     "PositionSearch",

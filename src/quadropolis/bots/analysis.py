@@ -78,13 +78,12 @@ def analyse(observation: GameState, bot: MCTSBot, seed: int, top: int = 5) -> An
     Raises :class:`ConfigError` for a bot with a time budget only, or a finished game."""
     if observation.is_over:
         raise ConfigError("the game is over: there is no move to analyse")
-    budget, params = bot.budget(observation.config.mode)
-    if budget is None:
+    if bot.iterations is None:
         raise ConfigError(f"bot {bot.name!r}: analysis needs an iteration budget")
     fraction = bot.place_fraction if observation.phase == PLACE else 1.0
-    iterations = max(1, round(budget * fraction))
+    iterations = max(1, round(bot.iterations * fraction))
     stats: dict[str, list[float]] = {}
-    search(observation, seed, iterations, None, root_stats=stats, **params)
+    search(observation, seed, iterations, None, root_stats=stats, **bot.params)
     order = {str(m): i for i, m in enumerate(legal_moves(observation))}
     ranked = sorted(stats, key=lambda k: (-stats[k][0], order[k]))[: max(1, top)]
     candidates = []

@@ -16,19 +16,8 @@ The strength and time figures behind these budgets are in the README ("Difficult
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
-
-from ..tiles import Mode
-
-
-@dataclass(frozen=True, slots=True)
-class ModeTuning:
-    """What a search level does differently in one mode; None keeps the level's setting."""
-
-    iterations: int | None = None
-    greed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +25,7 @@ class SearchLevel:
     """A search level's budget: ``iterations`` per take (a build or discard gets about a
     third), shared by ``trees`` root-parallel trees searched by up to ``workers`` processes,
     rollouts cut after ``horizon`` actions per player, at most ``seconds`` per decision;
-    ``greed``: the rollouts' share of best-prior takes (:func:`~quadropolis.bots.policy.rollout_move`);
-    ``by_mode``: the settings that differ in a mode."""
+    ``greed``: the rollouts' share of best-prior takes (:func:`~quadropolis.bots.policy.rollout_move`)."""
 
     iterations: int
     trees: int
@@ -45,7 +33,6 @@ class SearchLevel:
     horizon: int
     seconds: float
     greed: float = 0.0
-    by_mode: Mapping[Mode, ModeTuning] = field(default_factory=dict)
 
 
 #: ``easy``: how often it plays a uniformly random legal move instead of the greedy one.
@@ -54,26 +41,12 @@ EASY_EPSILON: Final = 0.35
 #: The search levels' budgets.
 SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
     "medium": SearchLevel(iterations=250, trees=1, workers=1, horizon=6, seconds=1.0),
-    # In Expert, half the rollouts' takes are the best by the prior: the uniform rollouts
-    # rarely build a monument by the parks and shops that make it pay, so the search left
-    # monuments to its opponents (README, "Difficulty levels"); that costs a third more time
-    # per iteration, and the budget pays for it.
-    "hard": SearchLevel(
-        iterations=6000,
-        trees=2,
-        workers=2,
-        horizon=6,
-        seconds=1.0,
-        by_mode={Mode.EXPERT: ModeTuning(iterations=8000, greed=0.5)},
-    ),
-    "expert": SearchLevel(
-        iterations=30000,
-        trees=2,
-        workers=2,
-        horizon=6,
-        seconds=3.0,
-        by_mode={Mode.EXPERT: ModeTuning(greed=0.5)},
-    ),
+    # Half the rollouts' takes are the best by the prior: uniform rollouts rarely build a
+    # monument by the parks and shops that make it pay, so the search left monuments to its
+    # opponents (README, "Difficulty levels"). That costs time per iteration, and hard's
+    # budget went up by a third to pay for it.
+    "hard": SearchLevel(iterations=8000, trees=2, workers=2, horizon=6, seconds=1.0, greed=0.5),
+    "expert": SearchLevel(iterations=30000, trees=2, workers=2, horizon=6, seconds=3.0, greed=0.5),
 }
 
 
@@ -85,24 +58,12 @@ def describe(level: SearchLevel) -> str:
     return (
         f"MCTS, {level.iterations:,} iterations per take (a third of that per build), {where}; "
         f"rollouts of {level.horizon} actions per player, then exact scoring"
-        f"{_rollout_takes(level.greed)}{_by_mode(level)}; at most {level.seconds:g} s per move"
+        f"{_rollout_takes(level.greed)}; at most {level.seconds:g} s per move"
     )
 
 
 def _rollout_takes(greed: float) -> str:
     return f" (rollout takes: the prior's best {greed:.0%} of the time)" if greed > 0 else ""
-
-
-def _by_mode(level: SearchLevel) -> str:
-    parts = []
-    for mode, tuning in level.by_mode.items():
-        what = []
-        if tuning.iterations is not None:
-            what.append(f"{tuning.iterations:,} iterations per take")
-        if tuning.greed is not None:
-            what.append(f"rollout takes the prior's best {tuning.greed:.0%} of the time")
-        parts.append(f"; in {mode.value.capitalize()}: {', '.join(what)}")
-    return "".join(parts)
 
 
 #: What each difficulty level is for a player, weakest first (the browser's lobby,
@@ -133,12 +94,4 @@ LEVEL_DETAILS: Final[dict[str, str]] = {
     **{name: describe(SEARCH_LEVELS[name]) for name in ("hard", "expert")},
 }
 
-__all__ = [
-    "EASY_EPSILON",
-    "LEVELS",
-    "LEVEL_DETAILS",
-    "SEARCH_LEVELS",
-    "ModeTuning",
-    "SearchLevel",
-    "describe",
-]
+__all__ = ["EASY_EPSILON", "LEVELS", "LEVEL_DETAILS", "SEARCH_LEVELS", "SearchLevel", "describe"]

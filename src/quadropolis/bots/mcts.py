@@ -51,7 +51,6 @@ import math
 import os
 import random
 import time
-from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from types import ModuleType
 from typing import Any, Final
@@ -64,7 +63,6 @@ from ..scoring import CityScore
 from ..state import OVER, PLACE, GameState
 from ..tiles import Mode
 from .base import Bot, determinize
-from .levels import ModeTuning
 from .policy import ordered_moves, rollout_move
 from .simple import GreedyBot
 
@@ -344,7 +342,6 @@ class MCTSBot(Bot):
     ``workers`` > 1 searches them in that many processes at once (same moves, less waiting).
     ``horizon``, ``credit`` and ``fed``: the leaf evaluation (see :func:`search`; by default the
     mode's :data:`DEFAULT_HORIZON`); ``greed``: the rollouts' share of best-prior takes;
-    ``by_mode``: the iterations and greed that differ in a mode (a level's, see :meth:`budget`).
     ``engine``: ``"native"`` or ``"python"`` pins the search's implementation (see
     :func:`search`); None follows the selected engine. Native trees searched at once run in
     threads, Python ones in processes."""
@@ -366,7 +363,6 @@ class MCTSBot(Bot):
         engine: str | None = None,
         fed: float = 0.0,
         greed: float = 0.0,
-        by_mode: Mapping[Mode, ModeTuning] | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
@@ -385,20 +381,10 @@ class MCTSBot(Bot):
             "engine": engine,
         }
         self.bias = bias
-        self.by_mode = dict(by_mode or {})
         self.name = name
         self.place_fraction = place_fraction
         self.engine = engine
         self._pool: Executor | None = None
-
-    def budget(self, mode: Mode) -> tuple[int | None, dict[str, Any]]:
-        """The iterations per take and the options of :func:`search` in ``mode``."""
-        tuning = self.by_mode.get(mode)
-        if tuning is None:
-            return self.iterations, self.params
-        iterations = self.iterations if tuning.iterations is None else tuning.iterations
-        params = self.params if tuning.greed is None else {**self.params, "greed": tuning.greed}
-        return iterations, params
 
     def choose(self, state: GameState, rng: random.Random) -> Move:
         moves = legal_moves(state)
@@ -407,13 +393,12 @@ class MCTSBot(Bot):
         # A build-or-discard decision has few options (about 8): a fraction of the budget
         # finds it as reliably as the whole budget does for a take (about 40 options).
         fraction = self.place_fraction if state.phase == PLACE else 1.0
-        budget, params = self.budget(state.config.mode)
-        iterations = None if budget is None else max(1, round(budget * fraction))
+        iterations = None if self.iterations is None else max(1, round(self.iterations * fraction))
         per = None if iterations is None else max(1, iterations // self.trees)
         seconds = None if self.seconds is None else self.seconds * fraction
         seeds = [rng.getrandbits(62) for _ in range(self.trees)]
         counts: dict[str, int] = {}
-        for part in self._search_trees(state, seeds, per, seconds, params):
+        for part in self._search_trees(state, seeds, per, seconds):
             for k, v in part.items():
                 counts[k] = counts.get(k, 0) + v
         # most visits; ties go to the earlier move in the legal order (deterministic)
@@ -422,18 +407,14 @@ class MCTSBot(Bot):
         return Move.parse(best)
 
     def _search_trees(
-        self,
-        state: GameState,
-        seeds: list[int],
-        per: int | None,
-        seconds: float | None,
-        params: dict[str, Any],
+        self, state: GameState, seeds: list[int], per: int | None, seconds: float | None
     ) -> list[dict[str, int]]:
         """Root visit counts of one tree per seed: in parallel (threads for the native search,
         processes for the Python one) when ``workers`` > 1 (each may use all of ``seconds``),
         else one after another (each its share of it)."""
         start = time.perf_counter()
         native = pinned(self.engine)
+        params = self.params
         if self.bias > 0:  # the search computes greedy's prior (natively or not)
             params = {**params, "bias": self.bias}
         if self.workers == 1 or len(seeds) == 1:

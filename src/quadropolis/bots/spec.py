@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Final
 
 from ..engine import pinned
 from ..errors import ConfigError, quote
-from ..tiles import Mode
 from .base import Bot
-from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS, ModeTuning, SearchLevel
+from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS
 from .mcts import MCTSBot
 from .neural import NeuralBot
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
@@ -128,8 +126,7 @@ def _search_bot(
     seconds = budget("seconds", float)
     w = budget("workers", int)
     t = budget("trees", int)
-    level_budget = iterations is None and seconds is None
-    if level_budget:
+    if iterations is None and seconds is None:
         iterations = level.iterations if level else MCTS_ITERATIONS
         if time_caps and level:
             seconds = level.seconds
@@ -142,7 +139,6 @@ def _search_bot(
         for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed", "greed")
         if k in opts
     }
-    by_mode = _level_by_mode(level, level_budget, "greed" in tuning)
     if level and "greed" not in tuning:
         tuning["greed"] = level.greed
     engine = _engine_option(spec, opts)
@@ -157,24 +153,8 @@ def _search_bot(
         name=spec.strip() if rest else name,
         horizon=None if horizon is None else int(horizon),
         engine=engine,
-        by_mode=by_mode,
         **{k: v for k, v in tuning.items() if v is not None},
     )
-
-
-def _level_by_mode(level: SearchLevel | None, level_budget: bool, own_greed: bool) -> dict[Mode, ModeTuning]:
-    """The level's settings by mode, less those the spec sets itself (its own iterations or
-    seconds replace the level's budget in every mode, its own greed the level's greed)."""
-    if level is None:
-        return {}
-    return {
-        mode: replace(
-            tuning,
-            iterations=tuning.iterations if level_budget else None,
-            greed=None if own_greed else tuning.greed,
-        )
-        for mode, tuning in level.by_mode.items()
-    }
 
 
 def _greedy_bot(spec: str, opts: dict[str, str]) -> Bot:
