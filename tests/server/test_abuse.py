@@ -26,6 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from quadropolis import GameConfig, GameRecord, Mode
 from quadropolis.server.bot_pool import decision_key
+from quadropolis.server.edges import HANDSHAKE_PAUSE
 from quadropolis.server.hub import CLOSE_FULL
 from quadropolis.server.protocol import CreateGame
 from quadropolis.server.service import GameService
@@ -151,8 +152,10 @@ def test_handshakes_over_an_address_limit_are_refused_before_any_session(handsha
         game, tokens = hotseat(http, players=2)
     crowd = [ws_from(server, game, "127.0.5.1") for _ in range(10)]
     try:
+        start = time.monotonic()
         with pytest.raises(InvalidStatus) as refused:
             ws_from(server, game, "127.0.5.1")
+        assert time.monotonic() - start >= HANDSHAKE_PAUSE * 0.9  # a reconnecting loop is slowed
         reply = refused.value.response
         assert (reply.status_code, reply.headers["Retry-After"]) == (429, "10")
         assert json.loads(reply.body or b"{}")["code"] == "rate_limited"

@@ -18,9 +18,10 @@ take to send its request's headers.
   (slowloris); this protocol closes a connection whose headers are not complete in time.
 - **Websocket handshakes** (:class:`HandshakeLimit`): at most so many per client key in a
   moving window; one over it is answered ``429 rate_limited`` by the HTTP protocol itself,
-  before the websocket layer, the application or the game are involved (a crowd that
-  reconnects as soon as it is refused cost a whole websocket session per attempt, and was
-  the largest cost in the server's profile under the abuse load). Keyed by the socket's
+  :data:`HANDSHAKE_PAUSE` seconds later, before the websocket layer, the application or the
+  game are involved (a crowd that reconnects as soon as it is refused cost a whole
+  websocket session per attempt, and was the largest cost in the server's profile under the
+  abuse load; the pause bounds how often each of its sockets can try). Keyed by the socket's
   peer, so applied only when no proxy is trusted (behind one, limit handshakes there)."""
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: The prefix length an IPv6 client is counted by.
 IPV6_PREFIX: Final = 64
+
+#: Seconds a websocket handshake over its address's limit waits before its 429 reply.
+HANDSHAKE_PAUSE: Final = 1.0
 
 #: Every response's security headers. The client is served from this origin only: its
 #: script and style files, data: images (the favicon), websockets back to this origin.
@@ -171,9 +175,19 @@ def edge_protocol(seconds: float, handshakes: HandshakeLimit | None = None) -> t
             if handshakes is None or handshakes.allows(self.client[0] if self.client else None):
                 super().handle_websocket_upgrade()
                 return
-            # Refused here, before uvicorn builds a websocket session and calls the application.
-            self.transport.write(handshakes.refusal)
-            self.transport.close()
+            # Refused here, before uvicorn builds a websocket session and calls the application,
+            # and only after a pause: a client reconnecting as soon as it is refused is slowed
+            # down to one attempt per pause (reading nothing meanwhile, not counted as an open
+            # request by --limit-concurrency).
+            self.transport.pause_reading()
+            self.connections.discard(self)
+            self._header_timer = self.loop.call_later(HANDSHAKE_PAUSE, self._refuse, handshakes.refusal)
+
+        def _refuse(self, reply: bytes) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.write(reply)
+                self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
