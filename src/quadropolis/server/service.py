@@ -578,7 +578,12 @@ class GameService:
             for game in list(self._games.values()) if every else [self._games.get(notice.game)]:
                 if game is not None:
                     await self.catch_up(game)
-        for game_id in [g for g in self._games if notice.game in (g, EVERY_GAME)]:
+        # One game's notice looks that game up, not every loaded game (hundreds, every move).
+        if notice.game == EVERY_GAME:
+            targets = list(self._games)
+        else:
+            targets = [notice.game] if notice.game in self._games else []
+        for game_id in targets:
             self._notify(game_id)
 
     def _notify(self, game_id: str) -> None:
