@@ -168,7 +168,7 @@ def edge_protocol(seconds: float, handshakes: HandshakeLimit | None = None) -> t
     refusing a websocket handshake over ``handshakes`` (if given) with its refusal, keyed by
     the socket's peer (so give it only when no proxy's forwarded address is trusted)."""
 
-    class HeaderTimeoutProtocol(HttpToolsProtocol):
+    class EdgeProtocol(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
 
         def handle_websocket_upgrade(self) -> None:
@@ -219,4 +219,4 @@ def edge_protocol(seconds: float, handshakes: HandshakeLimit | None = None) -> t
             if not self.transport.is_closing():
                 self.transport.close()
 
-    return HeaderTimeoutProtocol
+    return EdgeProtocol
