@@ -59,3 +59,20 @@ def test_a_failed_action_fails_alone_and_only_after_its_commit() -> None:
     results = asyncio.run(main())
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], QuadropolisError) and str(results[1]) == "taken"
+
+
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_an_action_right_after_a_batch_is_stored(concurrency: int) -> None:
+    """A caller woken by its batch's commit appends at once, before the batch's task is
+    gone: it must start a new batch, not wait forever."""
+
+    async def run(batch: Batch) -> list[QuadropolisError | None]:
+        await asyncio.sleep(0)
+        return [None] * len(batch)
+
+    async def main() -> None:
+        writer = Writer(run, concurrency)
+        for version in range(1, 6):
+            await asyncio.wait_for(writer.append("g", action(version), None), 2)
+
+    asyncio.run(main())

@@ -50,12 +50,20 @@ class Writer:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((game_id, action, result, deadline, future))
         if len(self._tasks) < self._concurrency:
-            task = asyncio.create_task(self._drain(), name="group-commit")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._tasks.add(asyncio.create_task(self._drain(), name="group-commit"))
         await future
 
     async def _drain(self) -> None:
+        try:
+            await self._commit_pending()
+        finally:
+            # At once, not in a done callback: an action appended after the last look at the
+            # pending list must find room for a new batch, or it would wait forever.
+            task = asyncio.current_task()
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _commit_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
