@@ -73,6 +73,6 @@ def test_an_action_right_after_a_batch_is_stored(concurrency: int) -> None:
     async def main() -> None:
         writer = Writer(run, concurrency)
         for version in range(1, 6):
-            await asyncio.wait_for(writer.append("g", action(version), None), 2)
+            await writer.append("g", action(version), None)
 
-    asyncio.run(main())
+    asyncio.run(asyncio.wait_for(main(), 5))
