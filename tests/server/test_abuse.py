@@ -20,12 +20,13 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Client, Server, bearer, create, error_of, hotseat, my_turn, play_http
-from websockets.exceptions import ConnectionClosed
+from server_helpers import GENEROUS, Client, Server, bearer, create, error_of, hotseat, my_turn, play_http
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from quadropolis import GameConfig, GameRecord, Mode
 from quadropolis.server.bot_pool import decision_key
+from quadropolis.server.edges import HANDSHAKE_PAUSE
 from quadropolis.server.hub import CLOSE_FULL
 from quadropolis.server.protocol import CreateGame
 from quadropolis.server.service import GameService
@@ -133,6 +134,51 @@ def test_connections_of_one_seat_are_capped_newest_first(server: Server, http: h
     assert latest.move(0, latest.view["legal_moves"][0])["type"] == "accepted"
     for c in clients:
         c.close()
+
+
+@pytest.fixture()
+def handshake_server(tmp_path: Path) -> Iterator[Server]:
+    """A server taking at most 10 websocket handshakes per address in 10 s."""
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with Server(database, tmp_path, "--handshakes-per-address", "10", *GENEROUS) as s:
+        yield s
+
+
+def test_handshakes_over_an_address_limit_are_refused_before_any_session(handshake_server: Server) -> None:
+    """An address reconnecting in a loop gets 429 at the handshake once over its limit; its
+    open connections, its HTTP requests and every other address are not affected."""
+    server = handshake_server
+    with server.http() as http:
+        game, tokens = hotseat(http, players=2)
+    crowd = [ws_from(server, game, "127.0.5.1") for _ in range(10)]
+    try:
+        start = time.monotonic()
+        with pytest.raises(InvalidStatus) as refused:
+            ws_from(server, game, "127.0.5.1")
+        assert time.monotonic() - start >= HANDSHAKE_PAUSE * 0.9  # a reconnecting loop is slowed
+        reply = refused.value.response
+        assert (reply.status_code, reply.headers["Retry-After"]) == (429, "10")
+        assert json.loads(reply.body or b"{}")["code"] == "rate_limited"
+        assert reply.headers["X-Content-Type-Options"] == "nosniff"
+        ann = Client(server.ws_url(game), [tokens[0]])  # another address: in at once
+        assert ann.received[-2]["you"] == [0]
+        crowd[0].send(json.dumps({"type": "ping", "id": "p"}))
+        assert any(json.loads(m)["type"] == "pong" for m in _drain(crowd[0]))
+        with http_from(server, "127.0.5.1") as same:
+            assert same.get(f"/api/games/{game}").status_code == 200
+        ann.close()
+    finally:
+        for ws in crowd:
+            ws.close()
+
+
+def _drain(ws: ClientConnection) -> list[str]:
+    """The messages ``ws`` receives until it is quiet for half a second."""
+    seen = []
+    with contextlib.suppress(TimeoutError):
+        while True:
+            seen.append(str(ws.recv(timeout=0.5)))
+    return seen
 
 
 # --- 2. one address cannot starve the others' bots ------------------------------------------

@@ -93,6 +93,21 @@ def test_a_group_commit_refuses_a_conflict_alone(store: Store) -> None:
     assert c is not None and c.status == OVER and c.result == {"scores": [1, 2]}
 
 
+def test_a_group_commit_applies_one_games_actions_in_order(store: Store) -> None:
+    """Several actions of one game in a batch (as many statements as for one): stored in
+    order, the game's row as after the last; the same version twice is stored once."""
+    new_game(store, "d")
+    bot = ActionData(2, 1, "move", "2T1", None, "bot", 4.0)
+    outcomes = store.append_batch(
+        [("d", move(1), None, 100.0), ("d", move(1, "2T2"), None, None), ("d", bot, {"scores": [3]}, None)]
+    )
+    assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None
+    data = store.load("d")
+    assert data is not None and [(a.version, a.move) for a in data.actions] == [(1, "1T1"), (2, "2T1")]
+    assert (data.status, data.result, data.deadline) == (OVER, {"scores": [3]}, None)
+    assert data.last_activity == move(1).created_at
+
+
 def test_undo_appends_and_never_deletes(store: Store) -> None:
     new_game(store, "g")
     store.append("g", move(1))

@@ -52,15 +52,17 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import GameConfig, Mode
 from ..record import GameRecord, replay
 from ..site import square_name
 from .report import QUICK, Report, Workload
+
+T = TypeVar("T")
 
 GAMES_ENV = "QUADROPOLIS_BENCH_GAMES"
 THINK_ENV = "QUADROPOLIS_BENCH_THINK"
@@ -305,7 +307,9 @@ async def _play_game(base: str, index: int, think: float, totals: Totals) -> Non
     readers: list[asyncio.Task[None]] = []
     try:
         for p in created["seats"]:
-            ws = await websockets.connect(ws_base, max_size=2**22, open_timeout=60)
+            ws = await websockets.connect(
+                ws_base, max_size=2**22, open_timeout=60, proxy=None, local_addr=(_player_address(index), 0)
+            )
             client = Seat(ws, p["seat"])
             clients.append(client)
             readers.append(asyncio.create_task(client.read()))
@@ -321,6 +325,13 @@ async def _play_game(base: str, index: int, think: float, totals: Totals) -> Non
             await client.ws.close()
         for task in readers:
             task.cancel()
+
+
+def _player_address(game: int) -> str:
+    """The loopback address the websockets of game ``game`` come from: each game's players
+    share one (a household), the games do not (200 households, not one address opening 400
+    websockets in a second, over a server's per-address limits)."""
+    return f"127.0.6.{game % 250 + 1}"
 
 
 async def _play_all(base: str, indices: list[int], games: int, think: float, totals: Totals) -> float:
@@ -341,7 +352,7 @@ async def _play_all(base: str, indices: list[int], games: int, think: float, tot
 def _client_process(base: str, indices: list[int], games: int, think: float) -> tuple[Totals, float]:
     """One client process's share of the games: what its clients saw, and its wall time."""
     totals = Totals()
-    seconds = _fast_loop()(_play_all(base, indices, games, think, totals))
+    seconds = _run_fast(_play_all(base, indices, games, think, totals))
     return totals, seconds
 
 
@@ -381,12 +392,16 @@ async def _watch_lag(lags: list[float], period: float = 0.01) -> None:
 #: The abuse load: games flooded with spectators and how many each, clients that never read,
 #: and how often the expert games are topped up (one address: its cap of costly bot seats),
 #: loops asking for hints on fresh positions (each from its own address), and a seat holder
-#: connecting and leaving in a loop.
+#: connecting and leaving in a loop. The spectators and the clients that never read come
+#: from :data:`ABUSER`, the seat holder from :data:`FLAPPER` (not the players' addresses: an
+#: attacker is not at every player's address).
 FLOODED_GAMES = 10
 SPECTATORS_PER_GAME = 40
 NEVER_READING = 60
 ANALYSIS_LOOPS = 3
 EXPERT_GAMES = {"players": 4, "seats": [{"type": "bot", "level": "expert"}] * 4, "public": False}
+ABUSER = "127.0.3.1"
+FLAPPER = "127.0.3.2"
 SYNC_FRAME = bytes([0x81, 0x80 | 16, 0, 0, 0, 0]) + b'{"type":"sync"} '  # masked with zeros
 
 
@@ -395,8 +410,10 @@ def abuse(base: str, seconds: float) -> None:
     address keeps its maximum of all-expert bot games running; spectators flood the first
     running public games (reconnecting when refused); clients that never read ask for the
     whole state 20 times a second; :data:`ANALYSIS_LOOPS` clients ask for hints on ever new
-    positions; a seat holder connects and leaves in a loop (presence flapping)."""
-    asyncio.run(_abuse(base, seconds))
+    positions; a seat holder connects and leaves in a loop (presence flapping). On uvloop
+    when installed: the attack shares the machine with the server, and the default loop
+    spent about half of a core on its own reconnections."""
+    _run_fast(_abuse(base, seconds))
 
 
 async def _abuse(base: str, seconds: float) -> None:
@@ -452,7 +469,9 @@ async def _flap(base: str, stop: float) -> None:
     auth = json.dumps({"type": "auth", "tokens": [created["seats"][0]["token"]]})
     while time.monotonic() < stop:
         with contextlib.suppress(OSError, TimeoutError, WebSocketException):
-            async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
+            async with websockets.connect(
+                url, max_size=2**22, open_timeout=30, proxy=None, local_addr=(FLAPPER, 0)
+            ) as ws:
                 await ws.send(auth)
                 await ws.recv()
         await asyncio.sleep(0.01)
@@ -475,13 +494,16 @@ def _post_from(base: str, path: str, body: Any, address: str, headers: dict[str,
 
 
 async def _spectate(url: str, stop: float) -> None:
-    """A spectator reading every push; reconnecting at once when closed."""
+    """A spectator reading every push; reconnecting 0.2 s after it is closed or refused
+    (``proxy=None``: no proxy lookup in the environment at each attempt)."""
     import websockets
     from websockets.exceptions import WebSocketException
 
     while time.monotonic() < stop:
         with contextlib.suppress(OSError, TimeoutError, WebSocketException):
-            async with websockets.connect(url, max_size=2**22, open_timeout=30) as ws:
+            async with websockets.connect(
+                url, max_size=2**22, open_timeout=30, proxy=None, local_addr=(ABUSER, 0)
+            ) as ws:
                 async for _ in ws:
                     if time.monotonic() > stop:
                         return
@@ -495,7 +517,9 @@ async def _never_read(base: str, games: list[str], stop: float) -> None:
     for i in range(NEVER_READING):
         with contextlib.suppress(OSError):
             # A tiny buffer: the stream stops reading from the socket once it holds 2 KiB.
-            _reader, writer = await asyncio.open_connection(host, int(port), limit=1024)
+            _reader, writer = await asyncio.open_connection(
+                host, int(port), limit=1024, local_addr=(ABUSER, 0)
+            )
             writer.write(
                 f"GET /ws/games/{games[i % len(games)]} HTTP/1.1\r\nHost: {host}:{port}\r\n"
                 "Upgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -676,14 +700,13 @@ def _abusing(base: str, on: bool) -> Iterator[None]:
         raise RuntimeError(f"the abuse load stopped by itself (exit code {process.exitcode}): see above")
 
 
-def _fast_loop() -> Callable[[Any], float]:
+def _run_fast(coro: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run`` on uvloop when installed (uvicorn's standard extra brings it)."""
     try:
         import uvloop
-
-        return lambda coro: float(uvloop.run(coro))
     except ImportError:
-        return lambda coro: float(asyncio.run(coro))
+        return asyncio.run(coro)
+    return uvloop.run(coro)
 
 
 # --- databases ----------------------------------------------------------------------------

@@ -170,6 +170,15 @@ def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
         help=f"close a connection whose request headers take longer (default {HEADER_TIMEOUT:g})",
     )
     p.add_argument(
+        "--handshakes-per-address",
+        type=int,
+        default=limits.handshakes_per_address,
+        metavar="N",
+        help=f"websocket connections one client address may open in any {limits.handshake_seconds} s; "
+        f"more are refused with 429 before any session starts (default {limits.handshakes_per_address}; "
+        "not applied with --forwarded-allow-ips: limit them at the proxy)",
+    )
+    p.add_argument(
         "--limit-concurrency",
         type=int,
         default=None,
@@ -200,11 +209,12 @@ def settings_from(args: argparse.Namespace) -> Settings:
         args.actions_per_second,
         args.creates_per_minute,
         args.review_budget,
+        args.handshakes_per_address,
     )
     if min(counts) < 1:
         raise ConfigError(
-            "--bot-workers, --games-per-client, --actions-per-second, --creates-per-minute and "
-            "--review-budget must be at least 1"
+            "--bot-workers, --games-per-client, --actions-per-second, --creates-per-minute, "
+            "--review-budget and --handshakes-per-address must be at least 1"
         )
     if min(args.waiting_expiry, args.playing_expiry, args.header_timeout) <= 0:
         raise ConfigError("--waiting-expiry, --playing-expiry and --header-timeout must be positive")
@@ -237,6 +247,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         # Checked often enough that a game outlives its expiry by a tenth of it at most.
         expiry_check=min(EXPIRY_CHECK, args.waiting_expiry / 10, args.playing_expiry / 10),
         clock_scale=args.clock_scale,
+        handshakes_per_address=args.handshakes_per_address,
     )
     return Settings(
         database=database,
@@ -259,7 +270,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         import uvicorn
 
         from .app import create_app
-        from .edges import header_timeout_protocol
+        from .edges import HandshakeLimit, edge_protocol
     except ImportError as e:
         raise ConfigError(
             f"quadropolis serve needs the web extra ({e.name} is missing): {WEB_HINT}"
@@ -270,11 +281,18 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     )
     out.write(f"quadropolis server on http://{args.host}:{args.port} (database {shown})\n")
     out.flush()
+    limits = settings.limits
+    # Keyed by the socket's peer: behind a trusted proxy every client would share its address.
+    handshakes = (
+        HandshakeLimit(limits.handshakes_per_address, limits.handshake_seconds)
+        if settings.forwarded_allow_ips is None
+        else None
+    )
     config = uvicorn.Config(
         create_app(settings),
         host=args.host,
         port=args.port,
-        http=header_timeout_protocol(settings.header_timeout),
+        http=edge_protocol(settings.header_timeout, handshakes),
         ws_max_size=settings.limits.max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,
         log_level=args.log_level,

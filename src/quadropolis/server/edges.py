@@ -13,9 +13,16 @@ take to send its request's headers.
   seconds to wait.
 - **Security headers** (:class:`SecurityHeaders`): a strict Content-Security-Policy (the
   built client has no inline script or style), ``nosniff``, no framing, no referrer.
-- **Header timeout** (:func:`header_timeout_protocol`): uvicorn closes idle keep-alive
+- **Header timeout** (:func:`edge_protocol`): uvicorn closes idle keep-alive
   connections but gives a connection that sends its headers one byte at a time forever
-  (slowloris); this protocol closes a connection whose headers are not complete in time."""
+  (slowloris); this protocol closes a connection whose headers are not complete in time.
+- **Websocket handshakes** (:class:`HandshakeLimit`): at most so many per client key in a
+  moving window; one over it is answered ``429 rate_limited`` by the HTTP protocol itself,
+  :data:`HANDSHAKE_PAUSE` seconds later, before the websocket layer, the application or the
+  game are involved (a crowd that reconnects as soon as it is refused cost a whole
+  websocket session per attempt, and was the largest cost in the server's profile under the
+  abuse load; the pause bounds how often each of its sockets can try). Keyed by the socket's
+  peer, so applied only when no proxy is trusted (behind one, limit handshakes there)."""
 
 from __future__ import annotations
 
@@ -32,6 +39,7 @@ from limits.strategies import MovingWindowRateLimiter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .errors import RateLimited
+from .protocol import ErrorBody
 from .settings import Limits
 
 Scope = MutableMapping[str, Any]
@@ -41,6 +49,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: The prefix length an IPv6 client is counted by.
 IPV6_PREFIX: Final = 64
+
+#: Seconds a websocket handshake over its address's limit waits before its 429 reply.
+HANDSHAKE_PAUSE: Final = 1.0
 
 #: Every response's security headers. The client is served from this origin only: its
 #: script and style files, data: images (the favicon), websockets back to this origin.
@@ -124,12 +135,59 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def header_timeout_protocol(seconds: float) -> type[HttpToolsProtocol]:
-    """uvicorn's HTTP protocol (httptools), closing a connection whose request headers are
-    not all received ``seconds`` after it opened or after the request's first byte."""
+class HandshakeLimit:
+    """At most ``amount`` websocket handshakes per client key in any ``seconds`` (a moving
+    window from the ``limits`` package: a burst of ``amount``, then ``amount / seconds`` a
+    second on average). :attr:`refusal` is the whole HTTP reply to one over it."""
 
-    class HeaderTimeoutProtocol(HttpToolsProtocol):
+    def __init__(self, amount: int, seconds: int) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.item = RateLimitItemPerSecond(amount, seconds)
+        error = RateLimited(
+            f"more than {amount} websocket connections in {seconds} s from this address: "
+            f"try again in {seconds} s",
+            retry_after=seconds,
+        )
+        body = ErrorBody.of(error).model_dump_json(exclude_none=True).encode()
+        self.refusal = (
+            b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+            + f"content-length: {len(body)}\r\nretry-after: {seconds}\r\n".encode()
+            + b"".join(k + b": " + v + b"\r\n" for k, v in SECURITY_HEADERS)
+            + b"connection: close\r\n\r\n"
+            + body
+        )
+
+    def allows(self, host: str | None) -> bool:
+        """Count a handshake from ``host``: whether it is within the limit."""
+        return bool(self._limiter.hit(self.item, client_key(host)))
+
+
+def edge_protocol(seconds: float, handshakes: HandshakeLimit | None = None) -> type[HttpToolsProtocol]:
+    """uvicorn's HTTP protocol (httptools), closing a connection whose request headers are
+    not all received ``seconds`` after it opened or after the request's first byte, and
+    refusing a websocket handshake over ``handshakes`` (if given) with its refusal, keyed by
+    the socket's peer (so give it only when no proxy's forwarded address is trusted)."""
+
+    class EdgeProtocol(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
+
+        def handle_websocket_upgrade(self) -> None:
+            if handshakes is None or handshakes.allows(self.client[0] if self.client else None):
+                super().handle_websocket_upgrade()
+                return
+            # Refused here, before uvicorn builds a websocket session and calls the application,
+            # and only after a pause: a client reconnecting as soon as it is refused is slowed
+            # down to one attempt per pause (reading nothing meanwhile, not counted as an open
+            # request by --limit-concurrency).
+            self.transport.pause_reading()
+            self.connections.discard(self)
+            self._header_timer = self.loop.call_later(HANDSHAKE_PAUSE, self._refuse, handshakes.refusal)
+
+        def _refuse(self, reply: bytes) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.write(reply)
+                self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -161,4 +219,4 @@ def header_timeout_protocol(seconds: float) -> type[HttpToolsProtocol]:
             if not self.transport.is_closing():
                 self.transport.close()
 
-    return HeaderTimeoutProtocol
+    return EdgeProtocol

@@ -119,6 +119,8 @@ _GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 STALL_SECONDS: Final = 1.0
 #: Seats of a game are re-read for an unknown token at most this often (seconds).
 SEAT_REREAD_SECONDS: Final = 1.0
+#: Group commits in flight at once on PostgreSQL (:class:`.writer.Writer`; SQLite: one).
+POSTGRES_BATCHES: Final = 2
 #: Who plays a resigned seat at a table without takeover: the weakest level.
 WEAKEST_LEVEL: Final = next(iter(LEVELS))
 #: The guided first game's deal (Classic, 2 players): round 1 shows every Classic building
@@ -178,7 +180,10 @@ class GameService:
         # SQLite admits one writer at a time: one thread avoids lock waits; PostgreSQL
         # takes several (its pool is as large).
         self._db = ThreadPoolExecutor(1 if store.backend == "sqlite" else 8, thread_name_prefix="db")
-        self._writer = Writer(partial(self._run, self.store.append_batch))
+        self._writer = Writer(
+            partial(self._run, self.store.append_batch),
+            concurrency=1 if store.backend == "sqlite" else POSTGRES_BATCHES,
+        )
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._views: dict[str, ViewCache] = {}
@@ -578,7 +583,12 @@ class GameService:
             for game in list(self._games.values()) if every else [self._games.get(notice.game)]:
                 if game is not None:
                     await self.catch_up(game)
-        for game_id in [g for g in self._games if notice.game in (g, EVERY_GAME)]:
+        # One game's notice looks that game up, not every loaded game (hundreds, every move).
+        if notice.game == EVERY_GAME:
+            targets = list(self._games)
+        else:
+            targets = [notice.game] if notice.game in self._games else []
+        for game_id in targets:
             self._notify(game_id)
 
     def _notify(self, game_id: str) -> None:

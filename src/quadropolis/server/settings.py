@@ -68,7 +68,9 @@ class Limits:
       seat that one process serves per game, in all and from one address (a connection over
       them must authenticate within ``auth_grace_seconds`` or is closed; a seat's holder is
       never refused); ``connections_per_seat``: connections holding one seat (a newer one
-      closes the oldest);
+      closes the oldest); ``handshakes_per_address``: websocket handshakes one address may
+      open in any ``handshake_seconds`` (over it: 429 ``rate_limited`` at the handshake, before
+      any websocket session; applied only when no proxy is trusted, see :mod:`.edges`);
     - ``send_buffer_bytes``: each socket's kernel send buffer (``SO_SNDBUF``, which Linux
       doubles), so a client that never reads holds that much until it is dropped as too slow;
     - ``clock_scale``: multiplies every table's time per move (:mod:`.clocks`); 1 in
@@ -92,6 +94,8 @@ class Limits:
     spectators_per_address: int = 8
     auth_grace_seconds: float = 5.0
     connections_per_seat: int = 8
+    handshakes_per_address: int = 120
+    handshake_seconds: int = 10
     send_buffer_bytes: int = 256 * 1024
     bot_workers: int = 1
     bot_queue: int = 256

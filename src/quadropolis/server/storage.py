@@ -50,6 +50,7 @@ from sqlalchemy import (
     MetaData,
     String,
     and_,
+    bindparam,
     create_engine,
     event,
     false,
@@ -59,7 +60,7 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from ..errors import QuadropolisError
@@ -405,24 +406,24 @@ class Store:
         ... ON CONFLICT DO NOTHING``), so it fails alone and the others are stored. Returns, per
         item, ``None`` if stored or the :class:`VersionTaken` that refused it; everything
         stored is committed on return."""
-        outcomes: list[QuadropolisError | None] = []
-        # Core statements, not the ORM: this is the hot path of every move.
+        # Core statements, not the ORM: this is the hot path of every move. A fixed number of
+        # statements per batch, whatever its size (one INSERT of every row, one UPDATE per
+        # kind of change): each round trip to PostgreSQL from the database thread waits for
+        # the interpreter's lock again, up to its switch interval (5 ms) while the event loop
+        # is busy, so round trips per move were the commit's cost under load.
         with self.engine.begin() as conn:
+            rows = [_action_row(game_id, action) for game_id, action, _, _ in items]
+            stored = {(r.game_id, r.version) for r in conn.execute(self._insert_action, rows)}
+            outcomes: list[QuadropolisError | None] = []
+            changes: dict[str, dict[str, Any]] = {}  # per game, its rows' changes in order
             for game_id, action, result, deadline in items:
-                # RETURNING tells whether the row went in (rowcount is unreliable here).
-                if conn.execute(self._insert_action, _action_row(game_id, action)).first() is None:
+                if (game_id, action.version) not in stored:  # already there, or earlier in the batch
                     outcomes.append(VersionTaken(f"game {game_id}: version {action.version} is taken"))
                     continue
-                changes: dict[str, Any] = {}
-                if action.actor == "player":
-                    changes["last_activity"] = action.created_at
-                if deadline is not None:
-                    changes["deadline"] = deadline
-                if result is not None:
-                    changes.update(status=OVER, result=result, finished_at=action.created_at, deadline=None)
-                if changes:
-                    conn.execute(update(GameRow).where(GameRow.id == game_id).values(**changes))
+                stored.discard((game_id, action.version))
+                changes.setdefault(game_id, {}).update(_game_changes(action, result, deadline))
                 outcomes.append(None)
+            _update_games(conn, changes)
         return outcomes
 
     def touch(self, game_id: str, seats: Iterable[int], now: float) -> None:
@@ -631,16 +632,44 @@ def _seat_row(game_id: str, seat: SeatData) -> SeatRow:
 
 
 def _insert_ignoring_conflicts(dialect: str) -> Any:
-    """``INSERT INTO actions ... ON CONFLICT (game_id, version) DO NOTHING RETURNING version``
-    for the dialect (SQLite 3.35 or newer)."""
+    """``INSERT INTO actions ... ON CONFLICT (game_id, version) DO NOTHING RETURNING game_id,
+    version`` for the dialect (SQLite 3.35 or newer); executed with many rows, SQLAlchemy
+    sends them in one statement ("insertmanyvalues") and returns the rows stored."""
     from sqlalchemy.dialects import postgresql, sqlite
 
     insert_for = postgresql.insert if dialect == "postgresql" else sqlite.insert
     return (
         insert_for(ActionRow)
         .on_conflict_do_nothing(index_elements=["game_id", "version"])
-        .returning(ActionRow.version)
+        .returning(ActionRow.game_id, ActionRow.version)
     )
+
+
+def _game_changes(
+    action: ActionData, result: dict[str, Any] | None, deadline: float | None
+) -> dict[str, Any]:
+    """The columns of its game that storing ``action`` changes."""
+    changes: dict[str, Any] = {}
+    if action.actor == "player":
+        changes["last_activity"] = action.created_at
+    if deadline is not None:
+        changes["deadline"] = deadline
+    if result is not None:
+        changes.update(status=OVER, result=result, finished_at=action.created_at, deadline=None)
+    return changes
+
+
+def _update_games(conn: Connection, changes: dict[str, dict[str, Any]]) -> None:
+    """Apply each game's ``changes``: one UPDATE (executed for many games) per set of columns."""
+    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for game_id, values in changes.items():
+        if values:
+            by_columns.setdefault(tuple(sorted(values)), []).append({"game": game_id, **values})
+    for columns, params in by_columns.items():
+        statement = (
+            update(GameRow).where(GameRow.id == bindparam("game")).values({c: bindparam(c) for c in columns})
+        )
+        conn.execute(statement, params)
 
 
 def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
