@@ -49,7 +49,8 @@ NUM_ACTIONS = len(MOVES)
 
 
 def teacher_options() -> native.SearchOptions:
-    """The teacher's tuning: the difficulty levels' (horizon 6, credit 1, no bias)."""
+    """The teacher's tuning, as the shipped network was trained: horizon 6, credit 1, no bias,
+    uniform rollout takes (the difficulty levels have since taken ``greed=0.5``)."""
     return native.SearchOptions(c=0.7, pw_c=2.0, pw_alpha=0.5, horizon=6, credit=1.0, bias=0.0)
 
 
@@ -68,7 +69,7 @@ def play_game(mode: Mode, seed: int, teacher_seat: int, iterations: int) -> dict
         found = native.search_native(obs, rng.getrandbits(62), iterations, None, options)
         n = np.zeros(NUM_ACTIONS, np.int32)
         q = np.full(NUM_ACTIONS, np.nan, np.float32)
-        for move, count, _wins, value in found:
+        for move, count, _wins, value, _margin in found:
             k = move_number(move)
             n[k] = count
             if count:
