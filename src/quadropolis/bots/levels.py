@@ -79,10 +79,13 @@ LEVELS: Final[dict[str, str]] = {
         "scores at once against what it leads to. Instant."
     ),
     "hard": (
-        "A strong player: a deep search that beats the one-move-ahead greedy bot in about 97 two-player "
-        "games of 100. About 0.2 s a move."
+        "A strong player: a deep search that beats the one-move-ahead greedy bot in about 99 two-player "
+        "games of 100. About 0.1 s a move."
     ),
-    "expert": "The most thorough: five times the search of hard. About a second a move, at most 3 s.",
+    "expert": (
+        "The most thorough: nearly four times the search of hard. Up to about half a second a move, "
+        "at most 3 s."
+    ),
 }
 
 #: The same levels in their settings (``quadropolis arena --help``, the README).
