@@ -90,23 +90,39 @@ bool takes_a_building(const State& s, int take) {
     return s.site[q] >= 0 && !(s.face_down >> q & 1u);
 }
 
-// The take's prior: the best placement of what it takes on an empty square the architect may
-// build on (-0.5 when there is none), plus 0.2 VP per inhabitant or energy it brings.
-double take_value(const State& s, int take, const Square* city, HarborRuns runs) {
-    const int mode = s.config.mode;
-    const int tile = s.site[site_square(take)];
-    const int type = t::TILE_TYPE[tile];
-    uint32_t eligible = t::ELIGIBLE[mode * 6 + take % 5 + 1];
-    bool any = false;
-    double best = -0.5;
-    for (; eligible; eligible &= eligible - 1) {
-        const int q = __builtin_ctz(eligible);
-        if (city[q].type >= 0) continue;
-        const double v = placement_value(city, mode, type, q, runs);
-        if (!any || v > best) best = v, any = true;
+// The takes' prior for the player to move: the best placement of what a take takes on an empty
+// square its architect may build on (-0.5 when there is none), plus 0.2 VP per inhabitant or
+// energy it brings. Each placement value is computed once per (building type, square): a
+// position has up to ~100 takes, which share a few types and the city's squares.
+class TakeValues {
+public:
+    explicit TakeValues(const State& s) : s_(s), city_(s.cities[current_player(s)]), runs_(harbor_runs(city_, s.config.mode)) {}
+
+    double of(int take) {
+        const int mode = s_.config.mode;
+        const int tile = s_.site[site_square(take)];
+        const int type = t::TILE_TYPE[tile];
+        bool any = false;
+        double best = -0.5;
+        for (uint32_t eligible = t::ELIGIBLE[mode * 6 + take % 5 + 1]; eligible; eligible &= eligible - 1) {
+            const int q = __builtin_ctz(eligible);
+            if (city_[q].type >= 0) continue;
+            if (!(known_[type] >> q & 1u)) {
+                value_[type][q] = placement_value(city_, mode, type, q, runs_);
+                known_[type] |= 1u << q;
+            }
+            if (!any || value_[type][q] > best) best = value_[type][q], any = true;
+        }
+        return best + 0.2 * t::PRIOR_TILE_GAIN[tile];
     }
-    return best + 0.2 * t::PRIOR_TILE_GAIN[tile];
-}
+
+private:
+    const State& s_;
+    const Square* city_;
+    HarborRuns runs_;
+    uint32_t known_[8] = {};  // bit q of known_[type]: value_[type][q] is computed
+    double value_[8][MAX_CITY_SQUARES];
+};
 
 int build_square(int move, int mode) {
     const int k = move - FIRST_BUILD_MOVE;
@@ -126,8 +142,7 @@ void sort_best_first(uint8_t* moves, double* values, int n) {
 }
 
 void ordered_takes(const State& s, const MoveList& legal, MoveList& out) {
-    const Square* city = s.cities[current_player(s)];
-    const HarborRuns runs = harbor_runs(city, s.config.mode);
+    TakeValues prior(s);
     double values[MAX_LEGAL];
     // Pruning keys: bit (site square * 6 + architect), or bit (25 * 6 + architect) for the
     // takes that take nothing.
@@ -139,7 +154,7 @@ void ordered_takes(const State& s, const MoveList& legal, MoveList& out) {
         const int key = (building ? site_square(m) : SITE_SQUARES) * 6 + a;
         if (seen[key / 64] >> (key % 64) & 1u) continue;
         seen[key / 64] |= uint64_t{1} << (key % 64);
-        values[out.count] = building ? take_value(s, m, city, runs) : -1.0;
+        values[out.count] = building ? prior.of(m) : -1.0;
         out.moves[out.count++] = static_cast<uint8_t>(m);
     }
     sort_best_first(out.moves, values, out.count);
@@ -178,38 +193,6 @@ int rollout_build(const State& s, const MoveList& legal) {
 }
 
 int uniform(Random& rng, int n) { return static_cast<int>(rng.random() * n); }
-
-// take_value with each placement value computed once per (building type, square): a rollout
-// step values up to ~100 takes, which share a few types and the city's squares.
-class TakeValues {
-public:
-    TakeValues(const State& s) : s_(s), city_(s.cities[current_player(s)]), runs_(harbor_runs(city_, s.config.mode)) {}
-
-    double of(int take) {
-        const int mode = s_.config.mode;
-        const int tile = s_.site[site_square(take)];
-        const int type = t::TILE_TYPE[tile];
-        bool any = false;
-        double best = -0.5;
-        for (uint32_t eligible = t::ELIGIBLE[mode * 6 + take % 5 + 1]; eligible; eligible &= eligible - 1) {
-            const int q = __builtin_ctz(eligible);
-            if (city_[q].type >= 0) continue;
-            if (!(known_[type] >> q & 1u)) {
-                value_[type][q] = placement_value(city_, mode, type, q, runs_);
-                known_[type] |= 1u << q;
-            }
-            if (!any || value_[type][q] > best) best = value_[type][q], any = true;
-        }
-        return best + 0.2 * t::PRIOR_TILE_GAIN[tile];
-    }
-
-private:
-    const State& s_;
-    const Square* city_;
-    HarborRuns runs_;
-    uint32_t known_[8] = {};  // bit q of known_[type]: value_[type][q] is computed
-    double value_[8][MAX_CITY_SQUARES];
-};
 
 // The take of a face-up building with the best prior (the first in legal-move order among
 // equals: a later take of the same square with the same architect number is skipped, its
