@@ -193,13 +193,16 @@ def projected_score_native(state: GameState, player: int) -> CityScore:
     """:func:`quadropolis.outcome.projected_score`, computed natively: the binding reads the
     city's :class:`Building` objects and checks them (so no :class:`City` is built);
     ``ValueError`` for a square it refuses."""
+    return score_buildings_native(state, player, state.inhabitants[player], state.energy[player])
+
+
+def score_buildings_native(state: GameState, player: int, inhabitants: int, energy: int) -> CityScore:
+    """The optimal score of ``player``'s buildings in ``state`` given these resources
+    (:func:`projected_score_native` with other resources: the fed score gives plenty);
+    ``ValueError`` for a square or a resource count it refuses."""
     config = state.config
     return _native.score_buildings(
-        _MODE_INDEX[config.mode],
-        state.cities[player],
-        state.inhabitants[player],
-        state.energy[player],
-        config.all_parks_absorb,
+        _MODE_INDEX[config.mode], state.cities[player], inhabitants, energy, config.all_parks_absorb
     )
 
 

@@ -95,13 +95,20 @@ class Outcome:
 def projected_score(state: GameState, player: int) -> CityScore:
     """The optimal score of ``player``'s city as it stands now (the final scoring applied
     mid-game, with the game's variants), by the selected engine (:mod:`quadropolis.engine`)."""
+    return _score_with(state, player, state.inhabitants[player], state.energy[player])
+
+
+def _score_with(state: GameState, player: int, inhabitants: int, energy: int) -> CityScore:
+    """The optimal score of ``player``'s buildings given these resources, by the selected
+    engine."""
     native = engine.current()
     if native is not None:
         try:
-            return native.projected_score_native(state, player)  # type: ignore[no-any-return]
+            return native.score_buildings_native(state, player, inhabitants, energy)  # type: ignore[no-any-return]
         except ValueError:
             pass  # a hand-built city the compiled engine refuses to take in: Python decides
-    return score_city(state.city(player), all_parks_absorb=state.config.all_parks_absorb)
+    city = replace(state.city(player), inhabitants=inhabitants, energy=energy)
+    return score_city(city, all_parks_absorb=state.config.all_parks_absorb)
 
 
 def scores_after(state: GameState, player: int | None = None) -> list[tuple[Move, CityScore]]:
@@ -123,9 +130,7 @@ def fed_score(state: GameState, player: int) -> int:
     buildings can use: the final scoring (R12) of the city with resources in plenty, less
     the penalties for the resources left over. It tells what buildings are worth once fed,
     which :func:`projected_score` does not while the resources have not come in yet."""
-    city = state.city(player)
-    plenty = replace(city, inhabitants=RESOURCE_MAX, energy=RESOURCE_MAX)
-    score = score_city(plenty, all_parks_absorb=state.config.all_parks_absorb)
+    score = _score_with(state, player, RESOURCE_MAX, RESOURCE_MAX)
     leftover = score.breakdown["unused_inhabitants"] + score.breakdown["pollution"]
     return score.total - leftover
 

@@ -32,7 +32,7 @@ from quadropolis.native import (
     score_native,
     to_native,
 )
-from quadropolis.outcome import outcome, projected_score
+from quadropolis.outcome import fed_score, outcome, projected_score
 from quadropolis.playout import random_playout
 from quadropolis.rules import (
     apply,
@@ -267,3 +267,14 @@ def test_projected_scores_agree_along_games() -> None:
             assert got == want
             # the same breakdown order too: JSON output lists the categories as the dict does
             assert list(got.breakdown.items()) == list(want.breakdown.items())
+
+
+def test_fed_scores_agree_along_games() -> None:
+    """The fed score (every building fed: resources in plenty) scores natively too."""
+    rng = random.Random(12)
+    for i in range(120):
+        state = _random_state(rng, i)
+        for p in range(state.config.players):
+            want = fed_score(state, p)
+            with engine.using("native"):
+                assert fed_score(state, p) == want
