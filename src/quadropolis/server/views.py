@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+import orjson
+
 from ..city import City
 from ..outcome import fed_scores_after, projected_score, scores_after
 from ..phases import PLACE
@@ -112,7 +114,8 @@ class ViewCache:
         """The public part as compact JSON text (serialised once per change)."""
         value = self.public(game, presence)
         if not self._text:
-            self._text = json.dumps(value, separators=(",", ":"))
+            # NON_STR_KEYS: integer keys become strings, as json.dumps makes them.
+            self._text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
         return self._text
 
     def build_options(self, game: LiveGame) -> list[dict[str, Any]]:
