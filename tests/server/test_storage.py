@@ -4,11 +4,13 @@ a group commit refuses a conflicting action alone, a seat is claimed once."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -17,8 +19,10 @@ from server_helpers import database
 from sqlalchemy import inspect
 
 from quadropolis.errors import QuadropolisError
+from quadropolis.server import postgres_commit
 from quadropolis.server.data import OVER, PLAYING, WAITING, ActionData, GameData, SeatData
 from quadropolis.server.migrations import current
+from quadropolis.server.postgres_commit import PostgresAppender
 from quadropolis.server.storage import Base, Store, VersionTaken
 
 
@@ -28,6 +32,31 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         s = Store(url)
         s.upgrade()
         yield s
+        s.close()
+
+
+#: A batch appender: ``Store.append_batch`` or the event loop's PostgreSQL one.
+AppendBatch = Callable[[list[tuple[str, ActionData, dict[str, Any] | None, float | None]]], list[Any]]
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql-event-loop"])
+def batches(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Store, AppendBatch]]:
+    """A store and its group commit: ``Store.append_batch`` (in the caller's thread), or on
+    PostgreSQL the server's :class:`PostgresAppender` (one statement, on an event loop)."""
+    backend = request.param.partition("-")[0]
+    with database(backend, tmp_path) as url:
+        s = Store(url)
+        s.upgrade()
+        if request.param != "postgresql-event-loop":
+            yield s, s.append_batch
+        else:
+            loop = asyncio.new_event_loop()
+            appender = PostgresAppender(url, 2)
+            try:
+                yield s, lambda items: loop.run_until_complete(appender.append_batch(items))
+            finally:
+                loop.run_until_complete(appender.close())
+                loop.close()
         s.close()
 
 
@@ -78,11 +107,12 @@ def test_an_action_is_stored_once_per_version(store: Store) -> None:
     assert data is not None and [(a.version, a.move) for a in data.actions] == [(1, "1T1")]
 
 
-def test_a_group_commit_refuses_a_conflict_alone(store: Store) -> None:
+def test_a_group_commit_refuses_a_conflict_alone(batches: tuple[Store, AppendBatch]) -> None:
+    store, append_batch = batches
     for g in ("a", "b", "c"):
         new_game(store, g)
     store.append("b", move(1))
-    outcomes = store.append_batch(
+    outcomes = append_batch(
         [("a", move(1), None, None), ("b", move(1), None, None), ("c", move(1), {"scores": [1, 2]}, None)]
     )
     assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None
@@ -93,12 +123,55 @@ def test_a_group_commit_refuses_a_conflict_alone(store: Store) -> None:
     assert c is not None and c.status == OVER and c.result == {"scores": [1, 2]}
 
 
-def test_a_group_commit_applies_one_games_actions_in_order(store: Store) -> None:
+def test_a_refused_action_leaves_its_game_as_it_was(batches: tuple[Store, AppendBatch]) -> None:
+    store, append_batch = batches
+    new_game(store, "e")
+    store.append("e", move(1))
+    late = ActionData(1, 0, "move", "2T1", None, "player", 9.0)
+    [outcome] = append_batch([("e", late, {"scores": [5]}, None)])
+    assert isinstance(outcome, VersionTaken)
+    data = store.load("e")
+    assert data is not None
+    assert (data.status, data.result, data.last_activity, data.finished_at) == (PLAYING, None, 2.0, None)
+
+
+def test_the_event_loop_appender_replaces_a_dead_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pooled connection the database closed (restart, idle timeout) is pinged and
+    replaced before the batch, which is stored: the move is not refused."""
+    monkeypatch.setattr(postgres_commit, "PING_AFTER_IDLE", 0.0)  # ping at every use
+    with database("postgresql", tmp_path) as url:
+        store = Store(url)
+        store.upgrade()
+        new_game(store, "f")
+        loop = asyncio.new_event_loop()
+        appender = postgres_commit.PostgresAppender(url, 1)
+        try:
+            assert loop.run_until_complete(appender.append_batch([("f", move(1), None, None)])) == [None]
+            with store.engine.connect() as conn:
+                killed = conn.exec_driver_sql(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                ).scalar()
+            assert killed
+            second = ActionData(2, 1, "move", "2T1", None, "player", 3.0)
+            assert loop.run_until_complete(appender.append_batch([("f", second, None, None)])) == [None]
+            data = store.load("f")
+            assert data is not None and [a.version for a in data.actions] == [1, 2]
+        finally:
+            loop.run_until_complete(appender.close())
+            loop.close()
+            store.close()
+
+
+def test_a_group_commit_applies_one_games_actions_in_order(batches: tuple[Store, AppendBatch]) -> None:
     """Several actions of one game in a batch (as many statements as for one): stored in
     order, the game's row as after the last; the same version twice is stored once."""
+    store, append_batch = batches
     new_game(store, "d")
     bot = ActionData(2, 1, "move", "2T1", None, "bot", 4.0)
-    outcomes = store.append_batch(
+    outcomes = append_batch(
         [("d", move(1), None, 100.0), ("d", move(1, "2T2"), None, None), ("d", bot, {"scores": [3]}, None)]
     )
     assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None

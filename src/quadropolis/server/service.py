@@ -58,7 +58,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -101,6 +101,7 @@ from .errors import (
     Unavailable,
 )
 from .game import BOT, HUMAN, LiveGame
+from .postgres_commit import PostgresAppender
 from .presence import Presence
 from .protocol import CreateGame, SeatSpec
 from .reviews import RECORD_REVIEWS, ReviewJobs
@@ -180,8 +181,15 @@ class GameService:
         # SQLite admits one writer at a time: one thread avoids lock waits; PostgreSQL
         # takes several (its pool is as large).
         self._db = ThreadPoolExecutor(1 if store.backend == "sqlite" else 8, thread_name_prefix="db")
+        # PostgreSQL's commits go from the event loop (:mod:`.postgres_commit`), SQLite's
+        # from its database thread.
+        self._appender = (
+            PostgresAppender(store.url, POSTGRES_BATCHES) if store.backend == "postgresql" else None
+        )
         self._writer = Writer(
-            partial(self._run, self.store.append_batch),
+            partial(self._run, self.store.append_batch)
+            if self._appender is None
+            else partial(self._stored, self._appender.append_batch),
             concurrency=1 if store.backend == "sqlite" else POSTGRES_BATCHES,
         )
         self._games: dict[str, LiveGame] = {}
@@ -236,6 +244,8 @@ class GameService:
                 await task
         await self._reviews.close()
         await self.broker.close()
+        if self._appender is not None:
+            await self._appender.close()
         self._db.shutdown(wait=True)
 
     def subscribe(self, listener: Listener) -> None:
@@ -249,6 +259,16 @@ class GameService:
         try:
             return await loop.run_in_executor(self._db, partial(fn, *args))
         except QuadropolisError:  # VersionTaken, StorageError: the caller's to handle
+            raise
+        except Exception as e:
+            log.exception("storage failure")
+            raise Unavailable(f"storage unavailable: {type(e).__name__}") from None
+
+    async def _stored(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Await a storage call made on the event loop, with :meth:`_run`'s errors."""
+        try:
+            return await fn(*args)
+        except QuadropolisError:
             raise
         except Exception as e:
             log.exception("storage failure")

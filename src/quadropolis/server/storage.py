@@ -34,6 +34,7 @@ every commit (survives power cuts too), at the price of a disk sync in every mov
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -657,6 +658,80 @@ def _game_changes(
     if result is not None:
         changes.update(status=OVER, result=result, finished_at=action.created_at, deadline=None)
     return changes
+
+
+#: PostgreSQL: :meth:`Store.append_batch` as one statement, for batches with at most one
+#: action per game (:func:`one_action_per_game`); parameters from :func:`append_parameters`.
+#: Its data-modifying ``WITH`` clauses insert the actions (``unnest`` of one array per
+#: column), skipping taken versions, and update each game whose action was stored and
+#: changes it (a ``NULL`` change keeps the column, except that a finished game's deadline is
+#: cleared); it returns the (game, version) pairs stored. The text never changes with the
+#: batch, so it is prepared once per connection; in autocommit it is its own transaction:
+#: one round trip to the database.
+APPEND_STATEMENT: Final = """
+WITH stored AS (
+    INSERT INTO actions (game_id, version, seat, kind, move, undone, actor, created_at)
+    SELECT * FROM unnest(
+        %(game)s::varchar[], %(version)s::integer[], %(seat)s::integer[], %(kind)s::varchar[],
+        %(move)s::varchar[], %(undone)s::integer[], %(actor)s::varchar[], %(created_at)s::float8[])
+    ON CONFLICT (game_id, version) DO NOTHING
+    RETURNING game_id, version
+), changed AS (
+    SELECT * FROM unnest(
+        %(changed_game)s::varchar[], %(changed_version)s::integer[], %(last_activity)s::float8[],
+        %(deadline)s::float8[], %(status)s::varchar[], %(result)s::text[], %(finished_at)s::float8[])
+        AS c (game, version, last_activity, deadline, status, result, finished_at)
+), updated AS (
+    UPDATE games SET
+        last_activity = coalesce(changed.last_activity, games.last_activity),
+        deadline = CASE WHEN changed.status IS NULL THEN coalesce(changed.deadline, games.deadline) END,
+        status = coalesce(changed.status, games.status),
+        result = coalesce(changed.result::json, games.result),
+        finished_at = coalesce(changed.finished_at, games.finished_at)
+    FROM changed JOIN stored ON stored.game_id = changed.game AND stored.version = changed.version
+    WHERE games.id = changed.game
+)
+SELECT game_id, version FROM stored
+"""
+
+#: The columns of ``games`` :data:`APPEND_STATEMENT` may change (those of :func:`_game_changes`).
+_CHANGED_COLUMNS: Final = ("last_activity", "deadline", "status", "result", "finished_at")
+
+
+def append_parameters(
+    items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]],
+) -> dict[str, list[Any]]:
+    """The parameters of :data:`APPEND_STATEMENT` for ``items`` (one action per game)."""
+    rows = [_action_row(game_id, action) for game_id, action, _, _ in items]
+    parameters: dict[str, list[Any]] = {
+        "game": [r["game_id"] for r in rows],
+        **{c: [r[c] for r in rows] for c in ("version", "seat", "kind", "move", "undone", "actor")},
+        "created_at": [r["created_at"] for r in rows],
+    }
+    changes = [(g, a.version, _game_changes(a, r, d)) for g, a, r, d in items]
+    changes = [c for c in changes if c[2]]
+    parameters["changed_game"] = [game_id for game_id, _, _ in changes]
+    parameters["changed_version"] = [version for _, version, _ in changes]
+    for column_name in _CHANGED_COLUMNS:
+        parameters[column_name] = [change.get(column_name) for _, _, change in changes]
+    parameters["result"] = [None if r is None else json.dumps(r) for r in parameters["result"]]
+    return parameters
+
+
+def one_action_per_game(
+    items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]],
+) -> list[list[tuple[str, ActionData, dict[str, Any] | None, float | None]]]:
+    """``items`` cut, in order, into runs holding at most one action per game (the service
+    never puts two of a game in one batch: a game's actions are stored under its lock)."""
+    runs: list[list[tuple[str, ActionData, dict[str, Any] | None, float | None]]] = [[]]
+    games: set[str] = set()
+    for item in items:
+        if item[0] in games:
+            runs.append([])
+            games.clear()
+        runs[-1].append(item)
+        games.add(item[0])
+    return runs
 
 
 def _update_games(conn: Connection, changes: dict[str, dict[str, Any]]) -> None:

@@ -25,7 +25,8 @@ from .data import ActionData
 
 #: (game, action, its result if it ends the game, the next move's deadline if the game has a clock)
 Batch = Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]]
-#: Runs ``Store.append_batch`` off the event loop (in the database thread).
+#: Stores a batch: ``Store.append_batch`` in the database thread (SQLite), or PostgreSQL's
+#: one-statement commit awaited on the event loop (:mod:`.postgres_commit`).
 Runner = Callable[[Batch], Awaitable[list[QuadropolisError | None]]]
 
 
