@@ -233,6 +233,9 @@ def test_bots_play_their_seats_in_worker_processes(
             record = await service.record(new.game)
             assert record["seats"] == [level, level]
             assert replay(GameRecord.from_json(record)) == game.state
+            service.opened(new.game)
+            service.closed(new.game)  # its last client left: a client coming back finds it loaded
+            assert service.loaded(new.game) is game
             await service.sweep()  # finished, but asked for just now: it stays in memory
             assert service.loaded(new.game) is game
             await asyncio.sleep(0.4)

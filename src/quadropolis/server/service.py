@@ -655,11 +655,14 @@ class GameService:
         self._watchers[game_id] += 1
 
     def closed(self, game_id: str) -> None:
-        """A client of ``game_id`` left; a finished game nobody watches leaves memory."""
+        """A client of ``game_id`` left. A finished game nobody watches leaves memory once no
+        one has asked for it for ``finished_cache`` seconds (the sweeper's), not at once: a
+        spectator reconnecting in a loop to a finished game would have it read again from
+        the database and replayed at every connection."""
         self._watchers[game_id] -= 1
         if self._watchers[game_id] <= 0:
             del self._watchers[game_id]
-        self._evict_if_idle(game_id)
+        self._evict_if_idle(game_id, time.monotonic())
 
     def _evict_if_idle(self, game_id: str, now: float | None = None) -> None:
         """Forget an ended game no client here watches and no one asked for in the last
