@@ -44,7 +44,6 @@ class PostgresAppender:
             isolation_level="AUTOCOMMIT",
             pool_size=connections,
             max_overflow=0,
-            connect_args={"options": __import__("os").environ.get("QPGOPT", "")},
         )
         event.listen(self._engine.sync_engine, "checkout", _ping_if_idle)
         event.listen(self._engine.sync_engine, "checkin", _note_use)

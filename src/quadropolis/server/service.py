@@ -183,13 +183,12 @@ class GameService:
         self._db = ThreadPoolExecutor(1 if store.backend == "sqlite" else 8, thread_name_prefix="db")
         # PostgreSQL's commits go from the event loop (:mod:`.postgres_commit`), SQLite's
         # from its database thread.
-        self._appender = (
-            PostgresAppender(store.url, POSTGRES_BATCHES) if store.backend == "postgresql" else None
-        )
+        appender = PostgresAppender(store.url, POSTGRES_BATCHES) if store.backend == "postgresql" else None
+        self._appender = appender
         self._writer = Writer(
             partial(self._run, self.store.append_batch)
-            if self._appender is None
-            else partial(self._stored, self._appender.append_batch),
+            if appender is None
+            else lambda batch: self._stored(appender.append_batch(batch)),
             concurrency=1 if store.backend == "sqlite" else POSTGRES_BATCHES,
         )
         self._games: dict[str, LiveGame] = {}
@@ -256,19 +255,14 @@ class GameService:
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a storage call in the database threads."""
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._db, partial(fn, *args))
-        except QuadropolisError:  # VersionTaken, StorageError: the caller's to handle
-            raise
-        except Exception as e:
-            log.exception("storage failure")
-            raise Unavailable(f"storage unavailable: {type(e).__name__}") from None
+        return await self._stored(loop.run_in_executor(self._db, partial(fn, *args)))
 
-    async def _stored(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-        """Await a storage call made on the event loop, with :meth:`_run`'s errors."""
+    async def _stored(self, call: Awaitable[T]) -> T:
+        """Await a storage call (in a database thread, or on the event loop): a failure
+        other than the storage's own errors is logged and becomes :class:`Unavailable`."""
         try:
-            return await fn(*args)
-        except QuadropolisError:
+            return await call
+        except QuadropolisError:  # VersionTaken, StorageError: the caller's to handle
             raise
         except Exception as e:
             log.exception("storage failure")
