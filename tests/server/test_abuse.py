@@ -14,6 +14,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -356,6 +357,53 @@ def test_clients_that_never_read_keep_memory_bounded(server: Server, http: httpx
         reader.close()
         for s in stuck:
             s.close()
+
+
+# --- 5. lobby squatting cannot block a creator ----------------------------------------------
+
+
+def _squat(server: Server, address: str, seconds: float) -> Counter[str]:
+    """From ``address``, for ``seconds``, join every open seat the lobby lists as fast as the
+    server answers: how the joins ended (``joined`` or the error code)."""
+    ended: Counter[str] = Counter()
+    with http_from(server, address) as squatter:
+        stop = time.monotonic() + seconds
+        while time.monotonic() < stop:
+            for game in squatter.get("/api/games", params={"limit": 200}).json()["games"]:
+                for seat in (s["seat"] for s in game["seats"] if s["open"]):
+                    r = squatter.post(f"/api/games/{game['game']}/seats/{seat}", json={"name": "Squat"})
+                    ended["joined" if r.status_code == 200 else r.json()["code"]] += 1
+    return ended
+
+
+def test_lobby_squatting_cannot_block_a_creator(tmp_path: Path) -> None:
+    options = ("--games-per-client", "2", "--creates-per-minute", "4")
+    with (
+        Server(f"sqlite:///{tmp_path / 'games.sqlite3'}", tmp_path, *options) as server,
+        http_from(server, "127.0.6.1") as ann,
+        http_from(server, "127.0.6.2") as bob,
+        http_from(server, "127.0.6.3") as squatter,
+        http_from(server, "127.0.6.5") as carol,
+    ):
+        games = [create(ann, players=2, name="Ann") for _ in range(2)]
+        for data in games:  # both of Ann's games joined by someone who never moves
+            assert (
+                squatter.post(f"/api/games/{data['game']}/seats/1", json={"name": "Squat"}).status_code == 200
+            )
+        assert "resign" in error_of(ann.post("/api/games", json={"players": 2}), 429, "limit_reached")
+        first = games[0]
+        r = ann.post(
+            f"/api/games/{first['game']}/resign", json={"seat": 0}, headers=bearer(first["seats"][0]["token"])
+        )
+        assert r.json()["status"] == "playing"  # the squatter's game goes on, with a bot in Ann's seat
+        create(ann, players=2, name="Ann")  # the resigned game left Ann's quota at once
+
+        for client in (bob, bob, carol):
+            create(client, players=4, name="Bob")  # 3 x 3 open seats, and Ann's new game's one
+        ended = _squat(server, "127.0.6.4", 2.0)
+        assert ended["joined"] == 4 and ended["rate_limited"] >= 10, ended  # 4 a minute (joins and creates)
+        listed = squatter.get("/api/games", params={"limit": 200}).json()["games"]
+        assert sum(s["open"] for g in listed for s in g["seats"]) == 10 - 4
 
 
 # --- 9. face-down tiles stay face down ------------------------------------------------------

@@ -206,6 +206,28 @@ def test_a_seat_is_claimed_once_and_the_last_claim_starts_the_game(store: Store)
     assert store.summaries(WAITING, 10) == []
 
 
+def test_a_game_leaves_its_creators_quota_once_they_resigned_every_seat_they_took(store: Store) -> None:
+    def game(game_id: str, hosts: tuple[bool, ...]) -> None:
+        seats = tuple(
+            SeatData(i, "human", None, f"P{i}", bytes([i + 1]) * 32, None, host=host)
+            for i, host in enumerate(hosts)
+        )
+        config = {"mode": "classic", "players": len(hosts), "seed": 7}
+        store.insert_game(
+            GameData(game_id, config, PLAYING, True, "ann", None, "easy", 1.0, None, None, seats)
+        )
+
+    game("joined", (True, False))  # Ann took seat 0, someone joined seat 1
+    game("hotseat", (True, True))  # Ann took both seats
+    game("no seat", (False, False))  # Ann took no seat (as in a game of bots): it stays hers
+    assert store.active_games_of("ann", 0.0, 0.0) == 3
+    assert store.resign("joined", 0, bytes([1]) * 32, "easy", 2.0) == PLAYING
+    assert store.resign("hotseat", 0, bytes([1]) * 32, "easy", 2.0) == PLAYING
+    assert store.active_games_of("ann", 0.0, 0.0) == 2  # she still plays the hotseat's seat 1
+    data = store.load("joined")
+    assert data is not None and data.seats[0].kind == "bot" and data.seats[0].host
+
+
 def test_servers_starting_together_migrate_once(tmp_path: Path) -> None:
     """Several server processes starting at once on one PostgreSQL database: the first
     migrates under the advisory lock, the others wait, then find the schema current."""

@@ -28,7 +28,8 @@ ENDED: Final = frozenset({OVER, CANCELLED, EXPIRED, ABANDONED})
 class SeatData:
     """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
     token (``None`` while a human seat is open), when its player was last seen, and whether
-    the game's creator took it (``host``: its token may cancel the game while it waits)."""
+    the game's creator took it (``host``: its token may cancel the game while it waits; kept
+    when the creator resigns it to a bot)."""
 
     seat: int
     kind: str

@@ -54,6 +54,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    exists,
     false,
     func,
     or_,
@@ -137,7 +138,8 @@ class SeatRow(Base):
     #: SHA-256 of the seat token; ``None`` while a human seat is open.
     token_hash: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
     last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: Taken by the game's creator when creating it: its token may cancel the waiting game.
+    #: Taken by the game's creator when creating it: its token may cancel the waiting game. It
+    #: stays set when the creator resigns the seat to a bot (the game then leaves their quota).
     host: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
@@ -348,7 +350,7 @@ class Store:
                     SeatRow.token_hash == token_hash,
                     SeatRow.game_id.in_(running.scalar_subquery()),
                 )
-                .values(kind="bot", level=level, name=f"Bot ({level})", token_hash=None, host=False)
+                .values(kind="bot", level=level, name=f"Bot ({level})", token_hash=None)
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 return None
@@ -494,8 +496,14 @@ class Store:
             return self._seats(s, [game_id])[game_id]
 
     def active_games_of(self, creator: str, waiting_since: float, playing_since: float) -> int:
-        """How many live games ``creator`` has created: waiting ones with activity since
-        ``waiting_since``, running ones with activity since ``playing_since``."""
+        """How many live games ``creator`` has created and still plays in: waiting ones with
+        activity since ``waiting_since``, running ones with activity since ``playing_since``.
+        A game whose creator resigned every seat they took counts no more (others may go on
+        playing it): someone who joins a creator's games and never moves cannot hold them at
+        their quota."""
+        creators_seat = and_(SeatRow.game_id == GameRow.id, SeatRow.host)
+        resigned = exists().where(creators_seat, SeatRow.kind == "bot")
+        still_plays = exists().where(creators_seat, SeatRow.kind == "human")
         with self._session() as s:
             return int(
                 s.scalar(
@@ -509,6 +517,7 @@ class Store:
                             # a game with a clock is live until it ends or expires (see expire)
                             and_(GameRow.status.in_((WAITING, PLAYING)), GameRow.move_seconds.is_not(None)),
                         ),
+                        or_(~resigned, still_plays),
                     )
                 )
                 or 0
