@@ -54,6 +54,11 @@ class ActionData:
     created_at: float
 
 
+#: An action waiting to be stored: (game, action, its result if it ends the game, the next
+#: move's deadline if the game has a clock). A group commit stores a sequence of them.
+PendingAction = tuple[str, ActionData, dict[str, Any] | None, float | None]
+
+
 @dataclass(frozen=True, slots=True)
 class GameData:
     """A game as stored: its configuration (seed included), status, table settings, seats,

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from ..errors import QuadropolisError
-from .data import ActionData
+from .data import PendingAction
 from .storage import APPEND_STATEMENT, VersionTaken, append_parameters, normalise_url, one_action_per_game
 
 #: A pooled connection unused for longer than this is pinged before use (a round trip): one
@@ -48,9 +48,7 @@ class PostgresAppender:
         event.listen(self._engine.sync_engine, "checkout", _ping_if_idle)
         event.listen(self._engine.sync_engine, "checkin", _note_use)
 
-    async def append_batch(
-        self, items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]]
-    ) -> list[QuadropolisError | None]:
+    async def append_batch(self, items: Sequence[PendingAction]) -> list[QuadropolisError | None]:
         """The contract of :meth:`.storage.Store.append_batch`: per item, ``None`` if stored
         or the :class:`.storage.VersionTaken` that refused it; committed on return."""
         outcomes: list[QuadropolisError | None] = []
@@ -59,9 +57,7 @@ class PostgresAppender:
                 result = await conn.exec_driver_sql(APPEND_STATEMENT, append_parameters(run))
                 stored: set[tuple[str, int]] = {tuple(row) for row in result}
                 outcomes += [
-                    None
-                    if (game_id, action.version) in stored
-                    else VersionTaken(f"game {game_id}: version {action.version} is taken")
+                    None if (game_id, action.version) in stored else VersionTaken.of(game_id, action.version)
                     for game_id, action, _, _ in run
                 ]
         return outcomes

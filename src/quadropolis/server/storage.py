@@ -76,6 +76,7 @@ from .data import (
     ActionData,
     GameData,
     GameSummary,
+    PendingAction,
     SeatData,
 )
 from .settings import SQLITE_SYNCS
@@ -172,6 +173,11 @@ class ReviewRow(Base):
 
 class VersionTaken(QuadropolisError):
     """Another action was stored at that version first (by this or another process)."""
+
+    @classmethod
+    def of(cls, game_id: str, version: int) -> VersionTaken:
+        """The refusal of an action at ``version`` of ``game_id``."""
+        return cls(f"game {game_id}: version {version} is taken")
 
 
 class StorageError(QuadropolisError):
@@ -401,9 +407,7 @@ class Store:
         if failure is not None:
             raise failure
 
-    def append_batch(
-        self, items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]]
-    ) -> list[QuadropolisError | None]:
+    def append_batch(self, items: Sequence[PendingAction]) -> list[QuadropolisError | None]:
         """Append several games' actions in one transaction — one commit, one sync to disk
         for all (group commit). An action whose version is already stored is skipped (``INSERT
         ... ON CONFLICT DO NOTHING``), so it fails alone and the others are stored. Returns, per
@@ -421,7 +425,7 @@ class Store:
             changes: dict[str, dict[str, Any]] = {}  # per game, its rows' changes in order
             for game_id, action, result, deadline in items:
                 if (game_id, action.version) not in stored:  # already there, or earlier in the batch
-                    outcomes.append(VersionTaken(f"game {game_id}: version {action.version} is taken"))
+                    outcomes.append(VersionTaken.of(game_id, action.version))
                     continue
                 stored.discard((game_id, action.version))
                 changes.setdefault(game_id, {}).update(_game_changes(action, result, deadline))
@@ -708,7 +712,7 @@ _CHANGED_COLUMNS: Final = ("last_activity", "deadline", "status", "result", "fin
 
 
 def append_parameters(
-    items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]],
+    items: Sequence[PendingAction],
 ) -> dict[str, list[Any]]:
     """The parameters of :data:`APPEND_STATEMENT` for ``items`` (one action per game)."""
     rows = [_action_row(game_id, action) for game_id, action, _, _ in items]
@@ -728,11 +732,11 @@ def append_parameters(
 
 
 def one_action_per_game(
-    items: Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]],
-) -> list[list[tuple[str, ActionData, dict[str, Any] | None, float | None]]]:
+    items: Sequence[PendingAction],
+) -> list[list[PendingAction]]:
     """``items`` cut, in order, into runs holding at most one action per game (the service
     never puts two of a game in one batch: a game's actions are stored under its lock)."""
-    runs: list[list[tuple[str, ActionData, dict[str, Any] | None, float | None]]] = [[]]
+    runs: list[list[PendingAction]] = [[]]
     games: set[str] = set()
     for item in items:
         if item[0] in games:

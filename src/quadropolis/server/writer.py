@@ -21,10 +21,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..errors import QuadropolisError
-from .data import ActionData
+from .data import ActionData, PendingAction
 
-#: (game, action, its result if it ends the game, the next move's deadline if the game has a clock)
-Batch = Sequence[tuple[str, ActionData, dict[str, Any] | None, float | None]]
+Batch = Sequence[PendingAction]
 #: Stores a batch: ``Store.append_batch`` in the database thread (SQLite), or PostgreSQL's
 #: one-statement commit awaited on the event loop (:mod:`.postgres_commit`).
 Runner = Callable[[Batch], Awaitable[list[QuadropolisError | None]]]
