@@ -107,7 +107,9 @@ def _score_with(state: GameState, player: int, inhabitants: int, energy: int) ->
             return native.score_buildings_native(state, player, inhabitants, energy)  # type: ignore[no-any-return]
         except ValueError:
             pass  # a hand-built city the compiled engine refuses to take in: Python decides
-    city = replace(state.city(player), inhabitants=inhabitants, energy=energy)
+    city = state.city(player)
+    if (city.inhabitants, city.energy) != (inhabitants, energy):  # the fed score's plenty
+        city = replace(city, inhabitants=inhabitants, energy=energy)
     return score_city(city, all_parks_absorb=state.config.all_parks_absorb)
 
 
