@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy.exc
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from server_helpers import database
 from sqlalchemy import inspect
 
 from quadropolis.errors import QuadropolisError
-from quadropolis.server import postgres_commit
+from quadropolis.server import postgres_commit, storage
 from quadropolis.server.data import OVER, PLAYING, WAITING, ActionData, GameData, SeatData
 from quadropolis.server.migrations import current
 from quadropolis.server.postgres_commit import PostgresAppender
@@ -52,6 +53,7 @@ def batches(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[St
         else:
             loop = asyncio.new_event_loop()
             appender = PostgresAppender(url, 2)
+            loop.run_until_complete(appender.open())
             try:
                 yield s, lambda items: loop.run_until_complete(appender.append_batch(items))
             finally:
@@ -140,13 +142,14 @@ def test_the_event_loop_appender_replaces_a_dead_connection(
 ) -> None:
     """A pooled connection the database closed (restart, idle timeout) is pinged and
     replaced before the batch, which is stored: the move is not refused."""
-    monkeypatch.setattr(postgres_commit, "PING_AFTER_IDLE", 0.0)  # ping at every use
+    monkeypatch.setattr(storage, "PING_AFTER_IDLE", 0.0)  # ping at every use
     with database("postgresql", tmp_path) as url:
         store = Store(url)
         store.upgrade()
         new_game(store, "f")
         loop = asyncio.new_event_loop()
         appender = postgres_commit.PostgresAppender(url, 1)
+        loop.run_until_complete(appender.open())
         try:
             assert loop.run_until_complete(appender.append_batch([("f", move(1), None, None)])) == [None]
             with store.engine.connect() as conn:
@@ -163,6 +166,44 @@ def test_the_event_loop_appender_replaces_a_dead_connection(
             loop.run_until_complete(appender.close())
             loop.close()
             store.close()
+
+
+def _kill_other_connections(store: Store) -> int:
+    with store.engine.connect() as conn:
+        killed = conn.exec_driver_sql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).scalar()
+    return int(killed or 0)
+
+
+def test_the_store_pings_only_a_connection_idle_for_a_while(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The threads' pool pings a connection idle for over PING_AFTER_IDLE and replaces it if
+    the database closed it: the call after a quiet spell succeeds. One used just now is not
+    pinged (a busy server pays no extra round trip): the database's closing of it reaches
+    the one call that uses it, as an error, and the next call gets a new connection."""
+    with database("postgresql", tmp_path) as url:
+        store, witness = Store(url, pool_size=1), Store(url, pool_size=1)
+        try:
+            store.upgrade()
+            new_game(store, "g")
+            assert store.load("g") is not None
+            monkeypatch.setattr(storage, "PING_AFTER_IDLE", 0.0)  # every connection is idle
+            assert _kill_other_connections(witness) == 1
+            data = store.load("g")
+            assert data is not None and data.id == "g"
+
+            monkeypatch.setattr(storage, "PING_AFTER_IDLE", 3600.0)  # none is
+            assert _kill_other_connections(witness) == 1
+            with pytest.raises(sqlalchemy.exc.OperationalError):
+                store.load("g")
+            data = store.load("g")
+            assert data is not None and data.id == "g"
+        finally:
+            store.close()
+            witness.close()
 
 
 def test_a_group_commit_applies_one_games_actions_in_order(batches: tuple[Store, AppendBatch]) -> None:
