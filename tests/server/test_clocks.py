@@ -131,6 +131,52 @@ def test_the_clock_starts_when_the_last_seat_is_taken(db_url: str, executor: Pro
     asyncio.run(go())
 
 
+def test_the_clock_of_a_game_started_by_a_join_runs_out(db_url: str, executor: ProcessPoolExecutor) -> None:
+    """The join that starts a game with a clock wakes the clocks (which otherwise look every
+    CLOCK_POLL seconds): the bot plays the first move once its 1.2 s have run out."""
+
+    async def go() -> None:
+        async with running(db_url, executor) as service:
+            new = await service.create(CreateGame(players=2, name="Ann", move_time=60), "c")
+            game = await service.game(new.game)
+            await asyncio.sleep(0.2)  # the clocks have looked, and found no deadline
+            await service.join(new.game, 1, "Bob")
+            assert game.deadline is not None
+            await wait_for(lambda: game.version == 1, 10)
+            assert game.log[0].actor == "clock"
+
+    asyncio.run(go())
+
+
+def test_creating_or_joining_a_game_without_a_clock_does_not_wake_the_clocks(
+    db_url: str, executor: ProcessPoolExecutor
+) -> None:
+    """The clocks read the database when woken: a game without a clock gives them nothing to
+    do, so creating one (a burst of them at a busy server's start) costs no such read."""
+
+    async def go() -> None:
+        async with running(db_url, executor) as service:
+            looks = 0
+            due_clocks = service.store.due_clocks
+
+            def counted(now: float) -> tuple[list[str], float | None]:
+                nonlocal looks
+                looks += 1
+                return due_clocks(now)
+
+            await asyncio.sleep(0.2)  # the clocks' first look, at the start
+            service.store.due_clocks = counted  # type: ignore[method-assign]
+            new = await service.create(CreateGame(players=2, name="Ann"), "c")
+            await service.create(hotseat(None), "c")
+            await service.join(new.game, 1, "Bob")
+            await asyncio.sleep(0.3)
+            assert looks == 0
+            await service.create(hotseat(), "c")
+            await wait_for(lambda: looks == 1, 5)
+
+    asyncio.run(go())
+
+
 def test_deadlines_pass_after_a_restart_with_nothing_loaded_at_start(
     db_url: str, executor: ProcessPoolExecutor
 ) -> None:

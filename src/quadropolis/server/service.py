@@ -228,6 +228,8 @@ class GameService:
 
     async def start(self) -> None:
         """Start the broker and the sweeper. No game is loaded: each is on first use."""
+        if self._appender is not None:
+            await self._appender.open()
         await self.broker.start(self._on_notice)
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweeper")
         self._clock_task = asyncio.create_task(self._clocks_forever(), name="clocks")
@@ -343,7 +345,8 @@ class GameService:
             await self._run(self.store.insert_game, data)
         game = self._games.setdefault(data.id, LiveGame.rebuild(data))
         self._kick(game)
-        self._clock_wake.set()
+        if due is not None:  # the clocks' next look may be later than this deadline
+            self._clock_wake.set()
         return NewGame(data.id, tokens, game.open_seats())
 
     async def _check_quota(self, client: str, now: float, costly: int) -> None:
@@ -402,7 +405,8 @@ class GameService:
                 raise SeatTaken(f"seat {seat} is not open")
             await self._publish(game)
         self._kick(game)
-        self._clock_wake.set()
+        if game.deadline is not None:  # the game may have just started, with a clock
+            self._clock_wake.set()
         return token
 
     # --- the life cycle ------------------------------------------------------------------
