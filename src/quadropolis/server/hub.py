@@ -183,7 +183,10 @@ class Connection:
                 text = self._queue.popleft()
                 if text is None:
                     text, self._state = self._state or "", None
-                await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+                # asyncio.timeout, not wait_for: in 3.11 wait_for wraps the send in a task of
+                # its own, one more task and one more turn of the event loop per message.
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await self.ws.send_text(text)
             await self.ws.close(self._close or 1000)
         except TimeoutError:
             log.warning("closing a client of game %s: its socket took nothing for a while", self.game_id)
