@@ -240,9 +240,10 @@ def make_engine(url: str, pool_size: int = 8, sqlite_sync: str = "normal") -> En
 #: trip); one used more recently is trusted. ``pool_pre_ping`` pinged at every checkout: on a
 #: busy server that was a second round trip for each read and write, each one a wait for the
 #: database process and then for the interpreter (at the start of ``quadropolis bench
-#: server``, 200 games created and 500 websockets opened in a few seconds, a fifth of the
-#: database threads' time). A database restarted during a quiet spell still costs no failed
-#: call; one restarted under load fails the calls on the connections it closed, once each.
+#: server``, 200 games created and 500 websockets opened in a few seconds, every create and
+#: every connection paid it). A database restarted during a quiet spell still costs no
+#: failed call; one restarted under load fails the calls on the connections it closed, once
+#: each.
 PING_AFTER_IDLE: Final = 5.0
 
 
