@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -360,3 +361,41 @@ def test_a_lost_database_is_unavailable_and_changes_nothing(tmp_path: Path) -> N
 
     with database("postgresql", tmp_path) as url:
         asyncio.run(go(url, postgres_url(), url.rsplit("/", 1)[1]))
+
+
+def test_a_review_ending_while_it_is_asked_for_is_never_reported_as_none(
+    tmp_path: Path, executor: ProcessPoolExecutor
+) -> None:
+    """A poll whose read of the stored review comes before the job stores it, and whose
+    answer is made after the job has ended, reports the review running (the next poll: done),
+    never ``none``. PostgreSQL only: the read is held in its database thread until the job
+    has stored its review, which on SQLite's single database thread would wait forever."""
+
+    async def go(url: str) -> None:
+        async with running(url, executor, Limits(review_budget=50)) as service:
+            spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level="easy")] * 2, take=[])
+            new = await service.create(spec, "c")
+            game = await service.game(new.game)
+            for _ in range(600):
+                if game.is_over:
+                    break
+                await asyncio.sleep(0.05)
+            assert game.is_over
+            assert (await service.review(new.game, "c", start=True))["status"] == "running"
+            load_review = service.store.load_review
+
+            def read_then_hold_until_the_job_ended(game_id: str) -> dict[str, Any] | None:
+                stored = load_review(game_id)  # the job is still running: nothing stored yet
+                while load_review(game_id) is None:
+                    time.sleep(0.02)
+                time.sleep(0.3)  # the job ends as soon as its review is stored
+                return stored
+
+            service.store.load_review = read_then_hold_until_the_job_ended  # type: ignore[method-assign]
+            held = await service.review(new.game, "c", start=False)
+            service.store.load_review = load_review  # type: ignore[method-assign]
+            assert held["status"] == "running", held
+            assert (await service.review(new.game, "c", start=False))["status"] == "done"
+
+    with database("postgresql", tmp_path) as url:
+        asyncio.run(go(url))

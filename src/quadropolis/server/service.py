@@ -922,10 +922,13 @@ class GameService:
         if game.status != OVER:
             raise NotOver(f"game {game_id} is not over: only a finished game is reviewed")
         base = {"type": "review", "game": game_id}
+        # The job's progress before the stored review, not after: a job stores its review,
+        # then ends, so one ending during the read is seen running or read done; in the
+        # other order it could end between the two looks and be reported as none at all.
+        running = self._reviews.progress(game_id)
         stored = await self._run(self.store.load_review, game_id)
         if stored is not None:
             return {**base, "status": "done", "review": stored}
-        running = self._reviews.progress(game_id)
         if running is None and start:
             record = GameRecord.from_json(game.record_json())
             running = self._reviews.start(
