@@ -30,9 +30,15 @@ from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.engine import make_url
 
 from ..errors import QuadropolisError
-from . import storage
 from .data import PendingAction
-from .storage import APPEND_STATEMENT, VersionTaken, append_parameters, normalise_url, one_action_per_game
+from .storage import (
+    APPEND_STATEMENT,
+    VersionTaken,
+    append_parameters,
+    idle_too_long,
+    normalise_url,
+    one_action_per_game,
+)
 
 #: How long a batch waits for a connection before it fails (``unavailable``). The pool has a
 #: connection for every batch that may be in flight, so a batch waits only while the pool
@@ -92,7 +98,7 @@ class PostgresAppender:
         :data:`.storage.PING_AFTER_IDLE` (a round trip); one used more recently is trusted,
         so a busy server pays no ping, and a database restarted during a quiet spell costs
         no failed move. A failed ping makes the pool replace the connection."""
-        if time.monotonic() - self._used.get(conn, 0.0) > storage.PING_AFTER_IDLE:
+        if idle_too_long(self._used.get(conn, 0.0)):
             await AsyncConnectionPool.check_connection(conn)
             await self._note_use(conn)
 

@@ -247,6 +247,12 @@ def make_engine(url: str, pool_size: int = 8, sqlite_sync: str = "normal") -> En
 PING_AFTER_IDLE: Final = 5.0
 
 
+def idle_too_long(last_used: float) -> bool:
+    """Whether a connection last used (or made) at ``last_used`` (``time.monotonic()``) must
+    be pinged before use: the rule of both pools, the threads' and the group commit's."""
+    return time.monotonic() - last_used > PING_AFTER_IDLE
+
+
 def ping_when_idle(engine: Engine) -> None:
     """Have ``engine``'s pool ping a connection at checkout only if it has been idle for
     over :data:`PING_AFTER_IDLE`; if the ping fails the pool replaces the connection
@@ -256,7 +262,7 @@ def ping_when_idle(engine: Engine) -> None:
 
 
 def _ping_if_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
-    if time.monotonic() - record.info.get("used", 0.0) <= PING_AFTER_IDLE:
+    if not idle_too_long(record.info.get("used", 0.0)):
         return
     cursor = dbapi_connection.cursor()
     try:
