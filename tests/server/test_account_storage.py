@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
-from server_helpers import database, insert_old_game
+from server_helpers import database, hold_seats, insert_old_game
 from sqlalchemy import text
 
 from quadropolis.server.account_storage import FORMER_PLAYER, AccountStore, UsernameTaken
@@ -50,8 +50,8 @@ def test_upgrading_a_database_of_the_previous_version_keeps_its_games(url: str) 
         assert [a.move for a in old.actions] == ["1T1"]
         accounts = AccountStore(store.engine)
         account = accounts.insert_account("Alice", "hash", 3.0)
-        accounts.link_seats(account.id, "old", [1])
-        assert accounts.seats_of(account.id, "old") == [1]
+        hold_seats(store.engine, account.id, "old", [1])
+        assert [h.seats for h in accounts.games_of(account.id, 10)] == [(1,)]
     finally:
         store.close()
 
@@ -71,7 +71,7 @@ def test_the_repository_keeps_names_unique_and_games_after_a_deletion(url: str) 
         accounts.insert_session(b"t" * 32, alice.id, 200.0, 300.0)  # clears the expired one
         with store.engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM account_sessions")).scalar() == 1
-        accounts.link_seats(alice.id, "g", [0])
+        hold_seats(store.engine, alice.id, "g", [0])
         assert [h.game for h in accounts.games_of(alice.id, 10)] == ["g"]
         assert accounts.delete_account(alice.id) == ["g"]
         assert accounts.by_username("alice") is None

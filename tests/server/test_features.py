@@ -20,8 +20,7 @@ from quadropolis.moves import Move
 from quadropolis.outcome import fed_score, outcome, projected_score
 from quadropolis.phases import PLACE
 from quadropolis.rules import apply_unchecked, legal_moves, new_game
-from quadropolis.server.data import GameData, SeatData
-from quadropolis.server.service import GUIDED_SEED
+from quadropolis.server.data import GUIDED_SEED, GameData, SeatData
 from quadropolis.server.storage import Store
 from quadropolis.server.views import public_state
 

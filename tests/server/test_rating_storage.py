@@ -9,9 +9,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from server_helpers import database
+from alembic import command
+from alembic.script import ScriptDirectory
+from server_helpers import database, hold_seats
 from sqlalchemy import text
 
 from quadropolis import GameConfig, legal_moves, new_game
@@ -21,7 +24,7 @@ from quadropolis.rules import apply_unchecked
 from quadropolis.server.account_storage import AccountStore
 from quadropolis.server.data import OVER, PLAYING, ActionData, GameData, SeatData
 from quadropolis.server.game import LiveGame
-from quadropolis.server.migrations import current, upgrade
+from quadropolis.server.migrations import config, current
 from quadropolis.server.rating_storage import RatingStore
 from quadropolis.server.ratings import INITIAL_MU, INITIAL_SIGMA, Entrant, Rating, entrants, rate
 from quadropolis.server.storage import Store
@@ -90,14 +93,19 @@ def rebuilt(store: Store, game_id: str) -> Outcome:
 def test_upgrading_from_the_previous_version_keeps_games_and_settles_them_after(url: str) -> None:
     store = Store(url)
     try:
-        upgrade(store.engine, PREVIOUS)
-        accounts = AccountStore(store.engine)
-        alice = accounts.insert_account("Alice", "hash", 1.0)
-        finished_game(store, "old", (("human", None), ("bot", "easy")))
-        accounts.link_seats(alice.id, "old", [0])
-        before = store.load("old")
+        # A game finished and its seat held by an account (the models write the newest
+        # schema), then the database taken back to the version before ratings, which keeps
+        # who held the seat in its ``account_seats`` table: what an older server left.
         store.upgrade()
-        assert current(store.engine) == "0008"
+        alice = AccountStore(store.engine).insert_account("Alice", "hash", 1.0)
+        finished_game(store, "old", (("human", None), ("bot", "easy")))
+        hold_seats(store.engine, alice.id, "old", [0])
+        before = store.load("old")
+        downgrade(store.engine, PREVIOUS)
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT account_id FROM account_seats")).scalars().all() == [alice.id]
+        store.upgrade()
+        assert current(store.engine) == ScriptDirectory.from_config(config()).get_current_head()
         assert store.load("old") == before
         ratings = RatingStore(store.engine)
         assert ratings.unsettled(10) == ["old"]
@@ -109,11 +117,19 @@ def test_upgrading_from_the_previous_version_keeps_games_and_settles_them_after(
         store.close()
 
 
+def downgrade(engine: Any, revision: str) -> None:
+    """Take the database behind ``engine`` back to ``revision`` (Alembic's downgrade)."""
+    cfg = config(engine)
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, revision)
+
+
 def test_a_game_is_settled_once(store: Store) -> None:
     accounts, ratings = AccountStore(store.engine), RatingStore(store.engine)
     alice = accounts.insert_account("Alice", "hash", 1.0)
     result = finished_game(store, "g", (("human", None), ("bot", "easy")))
-    accounts.link_seats(alice.id, "g", [0])
+    hold_seats(store.engine, alice.id, "g", [0])
     # Two processes finishing the same game at once: one settles it, the other changes nothing.
     outcomes: list[bool] = []
     threads = [
@@ -141,8 +157,8 @@ def test_concurrent_finishes_of_one_players_games_both_count(store: Store) -> No
     human, easy = ("human", None), ("bot", "easy")
     results = {"g0": finished_game(store, "g0", (human, easy), seed=10)}
     results["g1"] = finished_game(store, "g1", (easy, human), seed=11)
-    accounts.link_seats(alice.id, "g0", [0])
-    accounts.link_seats(alice.id, "g1", [1])
+    hold_seats(store.engine, alice.id, "g0", [0])
+    hold_seats(store.engine, alice.id, "g1", [1])
     barrier = threading.Barrier(2)
 
     def settle(game_id: str) -> None:
@@ -170,7 +186,7 @@ def test_profiles_read_results_history_and_reviews(store: Store) -> None:
     accounts, ratings = AccountStore(store.engine), RatingStore(store.engine)
     alice = accounts.insert_account("Alice", "hash", 1.0)
     result = finished_game(store, "g", (("bot", "easy"), ("human", None), ("bot", "easy")), mode="expert")
-    accounts.link_seats(alice.id, "g", [1])
+    hold_seats(store.engine, alice.id, "g", [1])
     store.save_review("g", 100, {"format": "quadropolis-review/1"}, 3.0)
     assert ratings.settle("g", result, 7.0)
     [played] = ratings.played(alice.id, 10)
@@ -193,7 +209,7 @@ def test_deleting_an_account_clears_it_from_ratings_keeping_the_others(store: St
     accounts, ratings = AccountStore(store.engine), RatingStore(store.engine)
     alice = accounts.insert_account("Alice", "hash", 1.0)
     result = finished_game(store, "g", (("human", None), ("bot", "easy")))
-    accounts.link_seats(alice.id, "g", [0])
+    hold_seats(store.engine, alice.id, "g", [0])
     assert ratings.settle("g", result, 5.0)
     accounts.delete_account(alice.id)
     assert [s.bot for s in ratings.leaderboard("classic", 10)] == ["easy"]
@@ -204,7 +220,7 @@ def test_unrated_games_keep_their_results_without_ratings(store: Store) -> None:
     accounts, ratings = AccountStore(store.engine), RatingStore(store.engine)
     alice = accounts.insert_account("Alice", "hash", 1.0)
     result = finished_game(store, "guest", (("human", None), ("human", None)))
-    accounts.link_seats(alice.id, "guest", [0])  # seat 1: a guest
+    hold_seats(store.engine, alice.id, "guest", [0])  # seat 1: a guest
     assert ratings.settle("guest", result, 5.0)
     assert ratings.changes("guest") == [] and ratings.is_settled("guest")
     assert ratings.leaderboard("classic", 10) == []

@@ -327,17 +327,23 @@ def test_views_hold_no_seed_and_no_token(tmp_path: Path) -> None:
             game = await service.game(new.game)
             await play_until(service, new.game, new.tokens, lambda x: x.version >= 6)
             seed = str(game.config.seed)
+
+            def held(seats: list[int]) -> dict[int, str]:
+                return {s: new.tokens[s] for s in seats}
+
             for you in ([], [0], [0, 1]):
-                view = service.view(game, you)
+                view = service.view(game, held(you))
                 text = repr(view)
                 assert not find_key(view, "seed") and seed not in text
                 assert not find_key(view, "token") and not find_key(view, "token_hash")
                 assert all(t not in text for t in new.tokens.values())
                 assert view["you"] == you
             for you in ([], [1], [0, 1]):  # the text pushed is the same view, serialised
-                assert json.loads(service.view_text(game, you)) == service.view(game, you)
-            spectator, player = service.view(game, []), service.view(game, [0])
+                assert json.loads(service.view_text(game, held(you))) == service.view(game, held(you))
+            spectator, player = service.view(game, {}), service.view(game, held([0]))
             assert {k for k in spectator if spectator[k] != player[k]} <= {"you", "can_undo"}
+            # A credential that does not hold the seat (another seat's token) sees no seat.
+            assert service.view(game, {0: new.tokens[1]}) == spectator
             assert spectator["legal_moves"] == [str(m) for m in legal_moves(game.state)]
 
     run(go)

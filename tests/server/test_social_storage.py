@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import database, insert_old_game
+from server_helpers import database, insert_old_game, link_seats_before_0009
 
 from quadropolis.server.account_storage import AccountStore
 from quadropolis.server.data import OVER, PLAYING, GameData, SeatData
@@ -51,13 +51,13 @@ def test_upgrading_a_database_of_the_previous_version_keeps_its_games_and_accoun
         insert_old_game(store.engine, "old")
         accounts = AccountStore(store.engine)
         alice = accounts.insert_account("Alice", "hash", 3.0)
-        accounts.link_seats(alice.id, "old", [0])
+        link_seats_before_0009(store.engine, alice.id, "old", [0])
         upgrade(store.engine, "0006")
         assert current(store.engine) == "0006"
         store.upgrade()  # later revisions follow; the models describe the newest schema
         old = store.load("old")
         assert old is not None and old.status == PLAYING and [a.move for a in old.actions] == ["1T1"]
-        assert accounts.seats_of(alice.id, "old") == [0]
+        assert old.seats[0].account == alice.id and old.seats[1].account is None
         social = SocialStore(store.engine)
         assert social.chat("old") == [] and social.rematch_of("old") is None
         social.add_chat("old", ChatLine(0, "P0", "gg", 4.0))
@@ -93,8 +93,8 @@ def test_a_game_has_one_rematch_and_its_chat_keeps_the_newest_lines(store: Store
     social = SocialStore(store.engine)
     for game in ("old", "new", "other"):
         store.insert_game(a_game(game, OVER if game == "old" else PLAYING))
-    assert social.insert_rematch("old", "new", {0: 0}, 1.0)
-    assert not social.insert_rematch("old", "other", {0: 0}, 2.0)
+    assert social.insert_rematch("old", "new", 1.0)
+    assert not social.insert_rematch("old", "other", 2.0)
     assert social.rematch_of("old") == "new" and social.is_rematch("new") and not social.is_rematch("other")
     for i in range(CHAT_HISTORY + 7):
         social.add_chat("old", ChatLine(0, "P0", f"line {i}", float(i)))

@@ -319,3 +319,29 @@ def insert_old_game(engine: Any, game_id: str) -> None:
             ),
             {"id": game_id},
         )
+
+
+def hold_seats(engine: Any, account_id: int, game_id: str, seats: list[int]) -> None:
+    """Make ``account_id`` the holder of ``seats`` of a stored game (``seats.account_id``), as
+    an account taking them would: storage tests set up finished games this way."""
+    from sqlalchemy import text
+
+    with engine.begin() as conn:
+        for seat in seats:
+            conn.execute(
+                text("UPDATE seats SET account_id = :a WHERE game_id = :g AND seat = :s"),
+                {"a": account_id, "g": game_id, "s": seat},
+            )
+
+
+def link_seats_before_0009(engine: Any, account_id: int, game_id: str, seats: list[int]) -> None:
+    """Link seats to an account as revisions ``0005`` to ``0008`` did (the ``account_seats``
+    table, in plain SQL): what a server of an older version left in its database."""
+    from sqlalchemy import text
+
+    with engine.begin() as conn:
+        for seat in seats:
+            conn.execute(
+                text("INSERT INTO account_seats (game_id, seat, account_id) VALUES (:g, :s, :a)"),
+                {"a": account_id, "g": game_id, "s": seat},
+            )

@@ -168,8 +168,10 @@ export interface View {
   result: Result | null;
   you?: number[];
   can_undo?: number[];
-  /** Whether hints/analysis may be asked for this table (analysis endpoint). */
+  /** Whether hints/analysis may be asked for this table (analysis endpoint): never while a rated game runs. */
   analysis?: boolean;
+  /** Whether the game is played for rating (the server's rule; hints are refused while it runs). */
+  rated?: boolean;
   build_options?: BuildOption[];
   slots?: Record<string, SlotArchitect>;
   blocked_slots?: string[];

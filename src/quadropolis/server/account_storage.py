@@ -2,16 +2,17 @@
 Like :mod:`.storage`, it hands out plain values, never a row or a session, and is synchronous
 (the service calls it from a worker thread).
 
-Three tables, in the same database as the games (created by migration ``0005``):
+Two tables, in the same database as the games (created by migration ``0005``):
 
 - ``accounts``: the username as the player chose it, its case-folded key (unique: ``Alice``
   and ``alice`` are one account), the Argon2id hash of the password (never the password) and
   when it was created.
 - ``account_sessions``: one row per logged-in browser: the SHA-256 of the session id (the id
   itself lives only in the browser's cookie), the account, and when it expires.
-- ``account_seats``: which account holds which seat (``(game_id, seat)`` is the key: a seat has
-  at most one account). Deleting an account deletes its rows here and renames its seats
-  :data:`FORMER_PLAYER`; the games, their seats and actions stay."""
+Which account holds which seat is not kept here but with the seat (``seats.account_id``:
+:mod:`.storage`), so that joining, leaving and resigning change it with the seat's token.
+Deleting an account clears it from its seats and renames them :data:`FORMER_PLAYER`; the
+games, their seats and actions stay."""
 
 from __future__ import annotations
 
@@ -53,16 +54,6 @@ class SessionRow(Base):
     __table_args__ = (Index(None, "account_id"), Index(None, "expires_at"))
 
 
-class AccountSeatRow(Base):
-    __tablename__ = "account_seats"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
-
-    __table_args__ = (Index(None, "account_id", "game_id"),)
-
-
 @dataclass(frozen=True, slots=True)
 class AccountData:
     """An account as stored (the password hash only for the service to verify against)."""
@@ -75,7 +66,8 @@ class AccountData:
 
 @dataclass(frozen=True, slots=True)
 class HeldGame:
-    """A game one of whose seats an account holds: the game's status and the seats held."""
+    """A game one of whose seats is an account's: the game's status and those seats (resigned
+    ones included: their results are the account's)."""
 
     game: str
     status: str
@@ -93,7 +85,8 @@ def _account(r: AccountRow) -> AccountData:
 
 
 class AccountStore:
-    """Every read and write of accounts, sessions and account seats, on the games' engine."""
+    """Every read and write of accounts and sessions, and the games of an account, on the
+    games' engine."""
 
     def __init__(self, engine: Engine) -> None:
         self._session = sessionmaker(engine, expire_on_commit=False)
@@ -130,24 +123,15 @@ class AccountStore:
             )
 
     def delete_account(self, account_id: int) -> list[str]:
-        """Delete the account, its sessions and its seat links; its seats are renamed
+        """Delete the account and its sessions; its seats lose their account and are renamed
         :data:`FORMER_PLAYER` (the games stay). Returns the ids of the games concerned."""
         with self._session.begin() as s:
-            held = s.execute(
-                select(AccountSeatRow.game_id, AccountSeatRow.seat).where(
-                    AccountSeatRow.account_id == account_id
-                )
-            ).all()
-            for game_id, seat in held:
-                s.execute(
-                    update(SeatRow)
-                    .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                    .values(name=FORMER_PLAYER)
-                )
-            s.execute(delete(AccountSeatRow).where(AccountSeatRow.account_id == account_id))
+            held = s.scalars(select(SeatRow.game_id).where(SeatRow.account_id == account_id)).all()
+            theirs = SeatRow.account_id == account_id
+            s.execute(update(SeatRow).where(theirs).values(name=FORMER_PLAYER, account_id=None))
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             s.execute(delete(AccountRow).where(AccountRow.id == account_id))
-            return sorted({g for g, _ in held})
+            return sorted(set(held))
 
     # --- sessions ----------------------------------------------------------------------
 
@@ -174,30 +158,14 @@ class AccountStore:
 
     # --- seats -------------------------------------------------------------------------
 
-    def link_seats(self, account_id: int, game_id: str, seats: list[int]) -> None:
-        with self._session.begin() as s:
-            s.add_all(AccountSeatRow(game_id=game_id, seat=seat, account_id=account_id) for seat in seats)
-
-    def seats_of(self, account_id: int, game_id: str) -> list[int]:
-        with self._session() as s:
-            return list(
-                s.scalars(
-                    select(AccountSeatRow.seat)
-                    .where(AccountSeatRow.account_id == account_id, AccountSeatRow.game_id == game_id)
-                    .order_by(AccountSeatRow.seat)
-                )
-            )
-
     def games_of(self, account_id: int, limit: int) -> list[HeldGame]:
         """The games where the account holds a seat, newest first (at most ``limit``)."""
         with self._session() as s:
             rows = s.execute(
-                select(
-                    GameRow.id, GameRow.status, GameRow.created_at, GameRow.finished_at, AccountSeatRow.seat
-                )
-                .join(AccountSeatRow, AccountSeatRow.game_id == GameRow.id)
-                .where(AccountSeatRow.account_id == account_id)
-                .order_by(GameRow.created_at.desc(), GameRow.id, AccountSeatRow.seat)
+                select(GameRow.id, GameRow.status, GameRow.created_at, GameRow.finished_at, SeatRow.seat)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(SeatRow.account_id == account_id)
+                .order_by(GameRow.created_at.desc(), GameRow.id, SeatRow.seat)
             ).all()
         found: dict[str, HeldGame] = {}
         for game_id, status, created, finished, seat in rows:
@@ -211,9 +179,9 @@ class AccountStore:
         with self._session() as s:
             return int(
                 s.scalar(
-                    select(func.count(func.distinct(AccountSeatRow.game_id)))
-                    .join(GameRow, GameRow.id == AccountSeatRow.game_id)
-                    .where(AccountSeatRow.account_id == account_id, GameRow.status == OVER)
+                    select(func.count(func.distinct(SeatRow.game_id)))
+                    .join(GameRow, GameRow.id == SeatRow.game_id)
+                    .where(SeatRow.account_id == account_id, GameRow.status == OVER)
                 )
                 or 0
             )

@@ -30,11 +30,12 @@ from typing import Any, Final, TypeVar
 
 from ..bots import LEVELS
 from .account_storage import AccountData, AccountStore, HeldGame, UsernameTaken
+from .data import AccountProof
 from .errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
 from .errors import UsernameTaken as UsernameTakenError
 from .passwords import Passwords
 from .protocol import CreateGame
-from .service import GameService, HeldByAccount, NewGame
+from .service import GameService, NewGame, seat_plan
 
 T = TypeVar("T")
 
@@ -253,27 +254,23 @@ class AccountService:
     # --- seats -------------------------------------------------------------------------
 
     async def create(self, account: AccountData, spec: CreateGame, address: str) -> NewGame:
-        """Create a game as the account: the seats it takes are named after it and linked."""
-        new = await self.games.create(spec.model_copy(update={"name": account.username}), address)
-        await self._run(self.store.link_seats, account.id, new.game, sorted(new.tokens))
-        return new
+        """Create a game as the account: the seats it takes are named after it and its own."""
+        named = spec.model_copy(update={"name": account.username})
+        _, take = seat_plan(spec)
+        return await self.games.create(named, address, holders=dict.fromkeys(take, account.id))
 
     async def join(self, account: AccountData, game_id: str, seat: int) -> str:
-        """Take an open seat as the account (named after it, linked to it): its token."""
-        token = await self.games.join(game_id, seat, account.username)
-        await self._run(self.store.link_seats, account.id, game_id, [seat])
-        return token
+        """Take an open seat as the account (named after it, its own): its token."""
+        return await self.games.join(game_id, seat, account.username, account=account.id)
 
     async def seats(self, account: AccountData, game_id: str) -> list[int]:
-        """The seats of ``game_id`` the account holds (``not_found`` if no such game)."""
-        await self.games.game(game_id)
-        return await self._run(self.store.seats_of, account.id, game_id)
+        """The seats of ``game_id`` the account holds now (``not_found`` if no such game)."""
+        return self.games.account_seats(await self.games.game(game_id), account.id)
 
-    async def proof(self, account: AccountData, game_id: str, seat: int) -> HeldByAccount:
-        """What lets the account act in ``seat``; ``forbidden`` if it does not hold it."""
-        if seat not in await self.seats(account, game_id):
-            raise Forbidden(f"your account does not hold seat {seat} of this game")
-        return HeldByAccount(game_id, seat)
+    @staticmethod
+    def proof(account: AccountData) -> AccountProof:
+        """What the account acts with; the game service checks it against the seat."""
+        return AccountProof(account.id)
 
     async def games_of(self, account: AccountData, limit: int = 200) -> list[HeldGame]:
         return await self._run(self.store.games_of, account.id, limit)

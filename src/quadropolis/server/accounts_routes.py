@@ -208,7 +208,7 @@ async def my_games(account: Account, service: Service) -> MyGames:
     running while others move, and finished."""
     lists: dict[str, list[MyGame]] = {"your_turn": [], "waiting": [], "playing": [], "finished": []}
     for held in await service.games_of(account):
-        entry = await _my_game(service, held)
+        entry = await _my_game(service, held, account.id)
         if entry.status == OVER:
             lists["finished"].append(entry)
         elif entry.status == WAITING:
@@ -218,13 +218,13 @@ async def my_games(account: Account, service: Service) -> MyGames:
     return MyGames(**lists)
 
 
-async def _my_game(service: AccountService, held: HeldGame) -> MyGame:
+async def _my_game(service: AccountService, held: HeldGame, account_id: int) -> MyGame:
     game = await service.games.game(held.game)
     return MyGame(
         game=held.game,
         status=game.status,
         seats=list(held.seats),
-        your_turn=game.to_move in held.seats,
+        your_turn=game.to_move in game.seats_of_account(account_id),
         names=[s.name or "(open)" for s in game.seats],
         mode=game.config.mode.value,
         players=game.config.players,
@@ -265,23 +265,22 @@ async def join(game_id: str, seat: int, account: Account, service: Service) -> S
 @router.get("/api/me/games/{game_id}", tags=["my games"])
 async def game_view(game_id: str, account: Account, service: Service) -> dict[str, Any]:
     """The game as the account's seats see it (a spectator's view if it holds none)."""
-    seats = await service.seats(account, game_id)
-    return service.games.view(await service.games.game(game_id), seats)
+    game = await service.games.game(game_id)
+    proof = service.proof(account)
+    return service.games.view(game, dict.fromkeys(service.games.account_seats(game, account.id), proof))
 
 
 @changes.post("/api/me/games/{game_id}/moves", tags=["my games"])
 async def move(game_id: str, body: ActRequest, account: Account, service: Service) -> ActionDone:
     """Play a move in a seat the account holds, against the game at ``version``."""
-    proof = await service.proof(account, game_id, body.seat)
-    action = await service.games.act(game_id, body.seat, proof, body.version, body.move)
+    action = await service.games.act(game_id, body.seat, service.proof(account), body.version, body.move)
     return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="move", move=action.move)
 
 
 @changes.post("/api/me/games/{game_id}/undo", tags=["my games"])
 async def undo(game_id: str, body: UndoRequest, account: Account, service: Service) -> ActionDone:
     """Take back the last action of a seat the account holds."""
-    proof = await service.proof(account, game_id, body.seat)
-    action = await service.games.undo(game_id, body.seat, proof, body.version)
+    action = await service.games.undo(game_id, body.seat, service.proof(account), body.version)
     return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="undo")
 
 

@@ -58,7 +58,7 @@ from .accounts_routes import router as accounts_router
 from .bot_pool import BotPool
 from .broker import make_broker
 from .daily import DailyService
-from .data import OVER, PLAYING, WAITING, GameSummary
+from .data import OVER, PLAYING, WAITING, Credential, GameSummary
 from .edges import RateLimits, SecurityHeaders, client_key
 from .errors import (
     BadMessage,
@@ -432,9 +432,9 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         """The game as a spectator sees it, or as a seat's player with its Bearer token."""
         service = runtime().service
         game = await service.game(game_id)
-        you: list[int] = []
+        you: dict[int, Credential] = {}
         if authorization is not None:
-            you = list(await service.authenticate(game_id, [_bearer(authorization)]))
+            you.update(await service.authenticate(game_id, [_bearer(authorization)]))
         return service.view(game, you)
 
     @app.post("/api/games/{game_id}/seats/{seat}", responses=ERROR_RESPONSES, tags=["games"])

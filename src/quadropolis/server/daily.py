@@ -135,12 +135,11 @@ class DailyService:
         except EntryTaken:
             raise AlreadyPlayed("you have played today's challenge already: come back tomorrow") from None
         try:
-            new = await self.games.create(spec, client, config)
+            new = await self.games.create(spec, client, config, holders={0: account.id})
         except BaseException:
             await self._run(self.store.unreserve, entry)
             raise
         await self._run(self.store.fill, entry, new.game)
-        await self._run(self.accounts.link_seats, account.id, new.game, [0])
         return new, True
 
     async def board(self, day: date, account: AccountData | None) -> dict[str, Any]:

@@ -22,14 +22,24 @@ EXPIRED: Final = "expired"
 ABANDONED: Final = "abandoned"
 #: Every status after which nothing more happens in a game.
 ENDED: Final = frozenset({OVER, CANCELLED, EXPIRED, ABANDONED})
+#: The guided first game's deal (Classic, 2 players): round 1 shows every Classic building
+#: type face up, at least twice each, so that each lesson of the client's guide
+#: (web/src/lessons.ts) meets its building early. Never rated: its deal is known.
+GUIDED_SEED: Final = 1
 
 
 @dataclass(frozen=True, slots=True)
 class SeatData:
     """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
-    token (``None`` while a human seat is open), when its player was last seen, and whether
-    the game's creator took it (``host``: its token may cancel the game while it waits; kept
-    when the creator resigns it to a bot)."""
+    token (``None`` while a human seat is open), when its player was last seen, whether the
+    game's creator took it (``host``: its token may cancel the game while it waits; kept when
+    the creator resigns it to a bot), and the account of its player (``account``: ``None``
+    for a guest or an open seat).
+
+    Who holds a seat is this one fact, changed in one transaction by joining, leaving,
+    resigning and creating: a person holds a seat while it is ``human`` and they prove either
+    its token or its account (:meth:`.game.LiveGame.held_by`). A resigned seat (now ``bot``)
+    keeps its ``account``, which answers for the seat's result, but no one may act in it."""
 
     seat: int
     kind: str
@@ -38,6 +48,19 @@ class SeatData:
     token_hash: bytes | None
     last_seen: float | None
     host: bool = False
+    account: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AccountProof:
+    """A logged-in account's claim to act (the session was checked by the account service):
+    it holds the seats whose ``account`` is :attr:`account` and that a person still plays."""
+
+    account: int
+
+
+#: What a client proves to act for a seat: the seat's token (as sent) or its account.
+Credential = str | AccountProof
 
 
 @dataclass(frozen=True, slots=True)

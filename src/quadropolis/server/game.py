@@ -25,7 +25,7 @@ from ..record import GameRecord, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, illegal_reason, move_facts, new_game
 from ..state import GameState
 from ..undo import check_undo
-from .data import ENDED, OVER, PLAYING, ActionData, GameData, SeatData
+from .data import ENDED, OVER, PLAYING, AccountProof, ActionData, GameData, SeatData
 from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
 
 HUMAN: Final = "human"
@@ -187,6 +187,20 @@ class LiveGame:
             return False
         stored = self.seats[seat].token_hash
         return stored is not None and hmac.compare_digest(stored, token_hash)
+
+    def held_by(self, seat: int, proof: bytes | AccountProof) -> bool:
+        """Whether ``proof`` (a token's SHA-256, or an account) holds ``seat`` now: the seat is
+        a person's (not open, not resigned to a bot) and the proof is its token's hash
+        (constant-time compare) or its account. The one rule of who may act for a seat."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != HUMAN:
+            return False
+        if isinstance(proof, AccountProof):
+            return self.seats[seat].account == proof.account
+        return self.holds(seat, proof)
+
+    def seats_of_account(self, account: int) -> list[int]:
+        """The seats ``account`` holds now (a person plays them: resigned ones excluded)."""
+        return [s.seat for s in self.seats if s.kind == HUMAN and s.account == account]
 
     def open_seats(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == HUMAN and s.token_hash is None]

@@ -53,8 +53,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import AccountService
 from .accounts_routes import COOKIE
+from .data import Credential
 from .errors import Forbidden, InternalError, LimitReached, NotFound, RateLimited, ServerError, Unavailable
-from .game import HUMAN, LiveGame
+from .game import LiveGame
 from .protocol import (
     Accepted,
     Auth,
@@ -73,7 +74,7 @@ from .protocol import (
     decode,
     message_id,
 )
-from .service import GameService, HeldByAccount
+from .service import GameService, still_held
 from .settings import Limits
 from .social_storage import ChatLine, SocialStore
 
@@ -120,7 +121,7 @@ class Connection:
         self.game_id = game_id
         self.address = ws.client.host if ws.client is not None else "unknown"
         #: Seat -> its token, or the account's proof for a seat held by the account.
-        self.seats: dict[int, str | HeldByAccount] = {}
+        self.seats: dict[int, Credential] = {}
         self.spectator = False
         self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
@@ -418,7 +419,7 @@ class Hub:
     # --- handlers, one per inbound type ---------------------------------------------------
 
     async def _on_auth(self, conn: Connection, message: Auth) -> None:
-        held: dict[int, str | HeldByAccount] = {}
+        held: dict[int, Credential] = {}
         if message.tokens:
             held.update(await self.service.authenticate(conn.game_id, message.tokens))
         if message.account:
@@ -464,7 +465,7 @@ class Hub:
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
         conn.send(Pong(id=message.id))
 
-    async def _account_seats(self, conn: Connection, required: bool) -> dict[int, HeldByAccount]:
+    async def _account_seats(self, conn: Connection, required: bool) -> dict[int, Credential]:
         """The seats of this game the handshake's session's account holds and a person still
         plays: ``forbidden`` from another origin, or if it holds none and ``required`` (no
         token gave a seat either), ``not_logged_in`` without a live session."""
@@ -474,15 +475,10 @@ class Hub:
         if self.accounts is None:
             raise Forbidden("this server has no accounts")
         account = await self.accounts.account_of(conn.ws.cookies.get(COOKIE))
-        game = await self.service.game(conn.game_id)
-        seats = [
-            s
-            for s in await self.accounts.seats(account, conn.game_id)
-            if game.seats[s].kind == HUMAN and game.seats[s].token_hash is not None
-        ]
+        seats = await self.accounts.seats(account, conn.game_id)
         if not seats and required:
             raise Forbidden("your account holds no seat of this game")
-        return {s: HeldByAccount(conn.game_id, s) for s in seats}
+        return dict.fromkeys(seats, self.accounts.proof(account))
 
     # --- table chat and rematch offers (issue 23 item 7) ----------------------------------
 
@@ -504,12 +500,13 @@ class Hub:
         game keeps its last lines), then sent to every connection of the game in this process."""
         if self.social is None:
             raise Unavailable("this server keeps no table chat")
-        if not conn.seats:
+        game = await self.service.game(conn.game_id)
+        held = still_held(game, conn.seats)
+        if not held:
             raise Forbidden("only the players at the table may chat (spectators read it)")
         if not conn.chat_bucket.take():
             raise RateLimited(f"at most {self.limits.chat_per_minute:g} chat lines a minute")
-        game = await self.service.game(conn.game_id)
-        seat = min(conn.seats)
+        seat = min(held)
         line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock())
         try:
             await asyncio.to_thread(self.social.add_chat, conn.game_id, line)
@@ -529,7 +526,7 @@ class Hub:
                 conn.send_text(offer)
 
     @staticmethod
-    def _token(conn: Connection, seat: int) -> str | HeldByAccount:
+    def _token(conn: Connection, seat: int) -> Credential:
         token = conn.seats.get(seat)
         if token is None:
             raise Forbidden(f"this connection does not hold seat {seat} (send auth with its token)")

@@ -338,7 +338,7 @@ class CreateGame(Body):
     runs; ``null`` (default): on iff at most one person plays (the creator, if taking
     seats, counts as one, and each human seat left open as one more).
     ``first_player``: a seat, or ``"random"`` for one drawn by the server. ``guided``: the
-    guided first game's deal (``GUIDED_SEED`` of the service: Classic, 2 players), the one
+    guided first game's deal (``GUIDED_SEED`` of :mod:`.data`: Classic, 2 players), the one
     its lessons were written for. ``move_time``: the clock, seconds per move — live 60 to
     300, correspondence 86400 to 259200 (1 to 3 days), ``null`` (default) for none; when a
     player's time runs out the bot (``takeover_level``) plays that move (:mod:`.clocks`)."""

@@ -307,13 +307,12 @@ class RatingStore:
         with self._session() as s:
             rows = s.execute(
                 select(GameRow, SeatResultRow)
-                .join(acc.AccountSeatRow, acc.AccountSeatRow.game_id == GameRow.id)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
                 .join(
                     SeatResultRow,
-                    (SeatResultRow.game_id == acc.AccountSeatRow.game_id)
-                    & (SeatResultRow.seat == acc.AccountSeatRow.seat),
+                    (SeatResultRow.game_id == SeatRow.game_id) & (SeatResultRow.seat == SeatRow.seat),
                 )
-                .where(acc.AccountSeatRow.account_id == account_id)
+                .where(SeatRow.account_id == account_id)
                 .order_by(GameRow.finished_at.desc(), GameRow.id, SeatResultRow.seat)
                 .limit(limit)
             ).all()
@@ -345,14 +344,7 @@ class RatingStore:
 def _entrants(s: Session, game: GameRow) -> tuple[Entrant, ...] | None:
     """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
     seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
-    held = {
-        seat: account
-        for seat, account in s.execute(
-            select(acc.AccountSeatRow.seat, acc.AccountSeatRow.account_id).where(
-                acc.AccountSeatRow.game_id == game.id
-            )
-        )
-    }
+    held = {r.seat: r.account_id for r in seats if r.account_id is not None}
     moved = s.scalars(
         select(ActionRow.seat).where(ActionRow.game_id == game.id, ActionRow.actor == "player").distinct()
     )

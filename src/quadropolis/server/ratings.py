@@ -28,7 +28,7 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from ..bots import LEVELS
-from .data import OVER
+from .data import GUIDED_SEED, OVER, SeatData
 
 #: The modes rated apart.
 MODES: Final = ("classic", "expert")
@@ -66,6 +66,23 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+def rated_table(config: Mapping[str, Any], seats: Sequence[SeatData]) -> bool:
+    """Whether a game at this table is rated if it ends with a result (the rules of the module
+    doc that the table alone decides): the standard rules of a rated mode, not the guided
+    game, every seat an account's (its own) or a bot's, at least one account. While such a
+    game runs nobody may have it analysed (:meth:`.service.GameService.analysis`)."""
+    if config.get("mode") not in MODES or not 2 <= len(seats) <= 4:
+        return False
+    if config.get("seed") == GUIDED_SEED and config.get("mode") == "classic" and len(seats) == 2:
+        return False
+    if {**STANDARD_VARIANTS, **config.get("variants", {})} != STANDARD_VARIANTS:
+        return False
+    accounts = [s.account for s in seats if s.account is not None]
+    if not accounts or len(set(accounts)) != len(accounts):
+        return False
+    return all(s.account is not None or (s.kind == "bot" and s.level in LEVELS) for s in seats)
+
+
 def entrants(
     config: Mapping[str, Any],
     status: str,
@@ -79,8 +96,6 @@ def entrants(
     each seat held by an account, to the account."""
     if status != OVER or config.get("mode") not in MODES or not 2 <= len(seats) <= 4:
         return None
-    from .service import GUIDED_SEED  # late: storage registers this module's tables first
-
     if config.get("seed") == GUIDED_SEED and config.get("mode") == "classic" and len(seats) == 2:
         return None
     variants = {**STANDARD_VARIANTS, **config.get("variants", {})}

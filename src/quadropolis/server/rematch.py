@@ -83,9 +83,9 @@ class RematchService:
         async with lock:
             existing = await self._run(self.store.rematch_of, game_id)
             if existing is None:
-                new = await self.games.create(_same_table(old, held), client)
+                new = await self.games.create(_same_table(old, held), client, holders=_accounts(old, held))
                 now = self.games.clock()
-                if await self._run(self.store.insert_rematch, game_id, new.game, {s: s for s in held}, now):
+                if await self._run(self.store.insert_rematch, game_id, new.game, now):
                     if self.offer is not None:
                         self.offer(game_id, new.game, held)
                     return Rematch(new.game, new.tokens)
@@ -98,11 +98,12 @@ class RematchService:
         tokens: dict[int, str] = {}
         for seat in seats:
             try:
-                tokens[seat] = await self.games.join(rematch, seat, old.seats[seat].name, kept=True)
+                before = old.seats[seat]
+                tokens[seat] = await self.games.join(
+                    rematch, seat, before.name, kept=True, account=before.account
+                )
             except SeatTaken:
                 continue  # theirs already (an earlier ask), or a bot's
-        if tokens:
-            await self._run(self.store.link_like_before, old.id, rematch, {s: s for s in tokens})
         return Rematch(rematch, tokens)
 
     async def decline(self, game_id: str, tokens: Iterable[str]) -> str:
@@ -114,6 +115,11 @@ class RematchService:
             raise NotFound("no rematch of this game was asked for")
         await self.games.cancel_waiting(rematch)
         return (await self.games.game(rematch)).status
+
+
+def _accounts(old: LiveGame, seats: list[int]) -> dict[int, int]:
+    """The accounts that held ``seats`` of the old game (the rematch's seats are theirs too)."""
+    return {s: account for s in seats if (account := old.seats[s].account) is not None}
 
 
 def _same_table(old: LiveGame, take: list[int]) -> CreateGame:

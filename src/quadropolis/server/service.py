@@ -58,9 +58,9 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Final, TypeVar
 
@@ -80,10 +80,13 @@ from .data import (
     CANCELLED,
     ENDED,
     EXPIRED,
+    GUIDED_SEED,
     OVER,
     PLAYING,
     WAITING,
+    AccountProof,
     ActionData,
+    Credential,
     GameData,
     GameSummary,
     SeatData,
@@ -104,6 +107,7 @@ from .game import BOT, HUMAN, LiveGame
 from .postgres_commit import PostgresAppender
 from .presence import Presence
 from .protocol import CreateGame, SeatSpec
+from .ratings import rated_table
 from .reviews import RECORD_REVIEWS, ReviewJobs
 from .settings import Limits
 from .storage import StorageError, Store, VersionTaken
@@ -124,10 +128,6 @@ SEAT_REREAD_SECONDS: Final = 1.0
 POSTGRES_BATCHES: Final = 2
 #: Who plays a resigned seat at a table without takeover: the weakest level.
 WEAKEST_LEVEL: Final = next(iter(LEVELS))
-#: The guided first game's deal (Classic, 2 players): round 1 shows every Classic building
-#: type face up, at least twice each, so that each lesson of the client's guide
-#: (web/src/lessons.ts) meets its building early.
-GUIDED_SEED: Final = 1
 
 
 def hash_token(token: str) -> bytes:
@@ -138,16 +138,6 @@ def hash_token(token: str) -> bytes:
 def new_token() -> str:
     """A seat token: 128 random bits, URL-safe text."""
     return secrets.token_urlsafe(16)
-
-
-@dataclass(frozen=True, slots=True)
-class HeldByAccount:
-    """Accounts (issue 23): the account service's word that the caller's account holds
-    ``seat`` of ``game`` (checked against its ``account_seats``); accepted by :meth:`GameService.act`
-    and :meth:`GameService.undo` in place of the seat's token."""
-
-    game: str
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,22 +297,31 @@ class GameService:
             raise NotFound("no such game")
         return result
 
-    async def create(self, spec: CreateGame, client: str, config: GameConfig | None = None) -> NewGame:
+    async def create(
+        self,
+        spec: CreateGame,
+        client: str,
+        config: GameConfig | None = None,
+        holders: Mapping[int, int] | None = None,
+    ) -> NewGame:
         """Create a game for ``client`` (its address: the per-client quota is counted on it).
         Raises :class:`BadMessage` for an inconsistent spec, :class:`LimitReached` over quota.
         ``config``: the deal to play instead of one drawn from ``spec`` (the daily challenge's
-        seeded deal, whose mode and players ``spec`` repeats)."""
-        seats, take = _seat_plan(spec)
+        seeded deal, whose mode and players ``spec`` repeats). ``holders``: the account that
+        holds each of the seats taken (none: guests), stored with the seats."""
+        seats, take = seat_plan(spec)
         config = config or _config(spec)
         lock = self._create_locks.setdefault(client, asyncio.Lock())
         async with lock:
             now = self.clock()
             await self._check_quota(client, now, _costly_seats(spec, seats))
             tokens = {seat: new_token() for seat in take}
+            held = holders or {}
             rows = tuple(
                 _seat_row(i, s.type, s.level, s.name or spec.name, take, tokens, now, named=bool(s.name))
                 for i, s in enumerate(seats)
             )
+            rows = tuple(replace(r, account=held.get(r.seat)) if r.seat in take else r for r in rows)
             status = WAITING if any(r.kind == HUMAN and r.token_hash is None for r in rows) else PLAYING
             due = self._deadline(spec.move_time, now) if status == PLAYING else None
             data = GameData(
@@ -373,11 +372,14 @@ class GameService:
                 f"{costly} more; the limit is {cap} at once (finish a game, or choose easy or medium)"
             )
 
-    async def join(self, game_id: str, seat: int, name: str, *, kept: bool = False) -> str:
-        """Claim open ``seat`` for a player called ``name``; returns the seat's token.
-        :class:`SeatTaken` if it is not open (a bot's, or claimed by someone else);
-        :class:`Forbidden` if the game's open seats are kept for named players (a rematch:
-        :attr:`keeps_seats`) unless the caller is the one that checked who (``kept``)."""
+    async def join(
+        self, game_id: str, seat: int, name: str, *, kept: bool = False, account: int | None = None
+    ) -> str:
+        """Claim open ``seat`` for a player called ``name`` (and their ``account``, stored with
+        the seat in the same transaction); returns the seat's token. :class:`SeatTaken` if it
+        is not open (a bot's, or claimed by someone else); :class:`Forbidden` if the game's
+        open seats are kept for named players (a rematch: :attr:`keeps_seats`) unless the
+        caller is the one that checked who (``kept``)."""
         game = await self.game(game_id)
         if not 0 <= seat < len(game.seats):
             raise NotFound(f"game {game_id} has no seat {seat}")
@@ -399,6 +401,7 @@ class GameService:
                 hash_token(token),
                 now,
                 self._deadline(game.move_seconds, now),
+                account,
             )
             await self._catch_up_locked(game)
             if not claimed:
@@ -489,9 +492,7 @@ class GameService:
 
     # --- acting ------------------------------------------------------------------------
 
-    async def act(
-        self, game_id: str, seat: int, token: str | HeldByAccount, version: int, move: str
-    ) -> ActionData:
+    async def act(self, game_id: str, seat: int, token: Credential, version: int, move: str) -> ActionData:
         """Play ``move`` for ``seat`` against the game at ``version`` (see the module doc for
         the checks, in order: ``forbidden``, ``stale``, ``not_started``/``game_over``,
         ``not_your_turn``, ``illegal_move``). Returns the stored action."""
@@ -505,7 +506,7 @@ class GameService:
         self._kick(game)
         return action
 
-    async def undo(self, game_id: str, seat: int, token: str | HeldByAccount, version: int) -> ActionData:
+    async def undo(self, game_id: str, seat: int, token: Credential, version: int) -> ActionData:
         """Take back ``seat``'s last action (the rule of :mod:`quadropolis.undo`), stored as an
         ``undo`` entry: the undone moves stay in the history."""
         game = await self.game(game_id)
@@ -548,19 +549,24 @@ class GameService:
         self._seats_read[game.id] = now
         game.set_seats(await self._run(self.store.seats, game.id))
 
-    async def _authorize(self, game: LiveGame, seat: int, token: str | HeldByAccount) -> None:
-        if isinstance(token, HeldByAccount):
-            if token == HeldByAccount(game.id, seat):
-                return
-            raise Forbidden(f"your account does not hold seat {seat}")
-        h = hash_token(token)
-        if game.holds(seat, h):
+    async def _authorize(self, game: LiveGame, seat: int, credential: Credential) -> None:
+        """:class:`Forbidden` unless ``credential`` holds ``seat`` now (:meth:`LiveGame.held_by`:
+        the seat is a person's and the credential is its token or its account). Seats reach
+        this process through the broker; only an open seat is read again (it may have been
+        claimed in another process just now), so wrong credentials cost no database read."""
+        proof = credential if isinstance(credential, AccountProof) else hash_token(credential)
+        if game.held_by(seat, proof):
             return
         if 0 <= seat < len(game.seats) and game.seats[seat].token_hash is None:
-            await self._catch_up_locked(game)  # claimed in another process just now?
-            if game.holds(seat, h):
+            await self._catch_up_locked(game)
+            if game.held_by(seat, proof):
                 return
-        raise Forbidden(f"this token does not hold seat {seat}")
+        held = "your account does not" if isinstance(credential, AccountProof) else "this token does not"
+        raise Forbidden(f"{held} hold seat {seat}")
+
+    def account_seats(self, game: LiveGame, account: int) -> list[int]:
+        """The seats of ``game`` that ``account`` holds now (a person plays them)."""
+        return game.seats_of_account(account)
 
     async def _check_version(self, game: LiveGame, version: int) -> None:
         if version > game.version:  # another process may be ahead of this one
@@ -634,15 +640,16 @@ class GameService:
 
     # --- views and presence ------------------------------------------------------------
 
-    def view(self, game: LiveGame, you: Iterable[int] = ()) -> dict[str, Any]:
-        """The view of a client holding the seats ``you`` (none: a spectator)."""
+    def view(self, game: LiveGame, you: Mapping[int, Credential] | None = None) -> dict[str, Any]:
+        """The view of a client that proved ``you`` (seat -> its credential; none: a
+        spectator): seats it no longer holds are viewed as a spectator's."""
         cache = self._views.setdefault(game.id, ViewCache())
-        return view(game, _still_held(game, you), self.presence(game), cache)
+        return view(game, still_held(game, you or {}), self.presence(game), cache)
 
-    def view_text(self, game: LiveGame, you: Iterable[int] = ()) -> str:
+    def view_text(self, game: LiveGame, you: Mapping[int, Credential] | None = None) -> str:
         """:meth:`view` as JSON text (the public part serialised once for every client)."""
         cache = self._views.setdefault(game.id, ViewCache())
-        return view_text(game, _still_held(game, you), self.presence(game), cache)
+        return view_text(game, still_held(game, you or {}), self.presence(game), cache)
 
     def presence(self, game: LiveGame) -> tuple[SeatPresence, ...]:
         """Each seat's presence and takeover now (:meth:`.presence.Presence.of`)."""
@@ -882,12 +889,17 @@ class GameService:
         return {"type": "replay", "at": at, "moves": len(checked.moves), "rounds": rounds, "view": view}
 
     async def analysis(self, game_id: str, at: int | None, token: str | None, client: str) -> dict[str, Any]:
-        """The ``analysis`` reply for a game: while it runs, only for a seat's token, only if
-        the table allows analysis and only at the current position; once over, for anyone at
-        any position before the end."""
+        """The ``analysis`` reply for a game: while it runs, never if it is rated
+        (:func:`~.ratings.rated_table`), else only for a seat's token, only if the table
+        allows analysis and only at the current position; once over, for anyone at any
+        position before the end."""
         game = await self.game(game_id)
         moves = game.moves()
         if game.status != OVER:
+            if rated_table(game.config.to_json(), game.seats):
+                raise Forbidden(
+                    "no analysis (hints) of a rated game while it runs: it is open to everyone once it ends"
+                )
             if not game.analysis:
                 raise Forbidden("this table does not allow analysis (hints) while the game runs")
             if token is None:
@@ -969,10 +981,15 @@ class GameService:
             del self._record_reviews[next(iter(self._record_reviews))]
 
 
-def _still_held(game: LiveGame, seats: Iterable[int]) -> frozenset[int]:
-    """Of the seats a connection authenticated for, those still a person's: a seat resigned
-    (now a bot's) or left (open again) is no longer the connection's to play."""
-    return frozenset(s for s in seats if game.seats[s].kind == HUMAN and game.seats[s].token_hash is not None)
+def still_held(game: LiveGame, credentials: Mapping[int, Credential]) -> frozenset[int]:
+    """Of the seats a client proved (seat -> token or account), those its credential still
+    holds (:meth:`LiveGame.held_by`): a seat left (open again, or taken by someone else since)
+    or resigned (now a bot's) is no longer the client's to play or to see as its own."""
+    return frozenset(
+        seat
+        for seat, credential in credentials.items()
+        if game.held_by(seat, credential if isinstance(credential, AccountProof) else hash_token(credential))
+    )
 
 
 def _load(store: Store, game_id: str) -> LiveGame | None:
@@ -1063,8 +1080,9 @@ def _config(spec: CreateGame) -> GameConfig:
     )
 
 
-def _seat_plan(spec: CreateGame) -> tuple[list[SeatSpec], list[int]]:
-    """The seats (default: all open for humans) and the ones the creator takes."""
+def seat_plan(spec: CreateGame) -> tuple[list[SeatSpec], list[int]]:
+    """The seats (default: all open for humans) and the ones the creator takes;
+    :class:`BadMessage` for an inconsistent spec."""
     seats = list(spec.seats) if spec.seats is not None else [SeatSpec() for _ in range(spec.players)]
     if len(seats) != spec.players:
         raise BadMessage(f"{spec.players} players need {spec.players} seats, got {len(seats)}")

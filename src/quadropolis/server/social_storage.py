@@ -254,34 +254,15 @@ class SocialStore:
         with self._session() as s:
             return s.scalar(select(RematchRow.game_id).where(RematchRow.rematch_id == game_id)) is not None
 
-    def insert_rematch(self, game_id: str, rematch_id: str, seats: dict[int, int], now: float) -> bool:
-        """Record ``rematch_id`` as the rematch of ``game_id`` (``False`` if it has one already),
-        and link each new seat to the account that held it in the old game (``seats``: old seat
-        -> new seat, the seats the requester took)."""
+    def insert_rematch(self, game_id: str, rematch_id: str, now: float) -> bool:
+        """Record ``rematch_id`` as the rematch of ``game_id`` (``False`` if it has one already).
+        Its seats were created with the accounts that held them in the old game."""
         try:
             with self._session.begin() as s:
                 s.add(RematchRow(game_id=game_id, rematch_id=rematch_id, created_at=now))
-                s.flush()
-                self._copy_account_seats(s, game_id, rematch_id, seats)
         except IntegrityError:
             return False
         return True
-
-    def link_like_before(self, game_id: str, rematch_id: str, seats: dict[int, int]) -> None:
-        """Link seats taken in a rematch to the accounts that held them in the old game."""
-        with self._session.begin() as s:
-            self._copy_account_seats(s, game_id, rematch_id, seats)
-
-    @staticmethod
-    def _copy_account_seats(s: Any, game_id: str, rematch_id: str, seats: dict[int, int]) -> None:
-        held = s.execute(
-            select(accounts.AccountSeatRow.seat, accounts.AccountSeatRow.account_id).where(
-                accounts.AccountSeatRow.game_id == game_id, accounts.AccountSeatRow.seat.in_(list(seats))
-            )
-        ).all()
-        s.add_all(
-            accounts.AccountSeatRow(game_id=rematch_id, seat=seats[old], account_id=acc) for old, acc in held
-        )
 
     # --- chat ------------------------------------------------------------------------------
 

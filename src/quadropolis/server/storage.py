@@ -10,7 +10,8 @@ Four tables:
   played: :mod:`.clocks`) and, once over, the result.
 - ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
   SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
-  stored) and when the player was last seen (for takeover).
+  stored), the player's account (``NULL`` for a guest) and when the player was last seen
+  (for takeover). Who holds a seat is decided by this row alone.
 - ``actions``: the append-only history. Each accepted action is a row ``(game_id, version)``
   with ``version`` = 1, 2, 3... in order; the pair is the primary key, so the database itself
   refuses a second action at the same version, even from another server process: that is how
@@ -145,6 +146,13 @@ class SeatRow(Base):
     #: Taken by the game's creator when creating it: its token may cancel the waiting game. It
     #: stays set when the creator resigns the seat to a bot (the game then leaves their quota).
     host: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: The account of the seat's player (``None``: a guest, or open). Who holds a seat is this
+    #: row alone (:class:`~.data.SeatData`): it is set with the token when an account takes the
+    #: seat, cleared with it when they leave, and kept when they resign (the seat's result is
+    #: theirs). Deleting an account clears it (and names the seat "Former player").
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    __table_args__ = (Index(None, "account_id", "game_id"),)
 
 
 class ActionRow(Base):
@@ -323,11 +331,19 @@ class Store:
                     conn.commit()
 
     def claim_seat(
-        self, game_id: str, seat: int, name: str, token_hash: bytes, now: float, deadline: float | None = None
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: bytes,
+        now: float,
+        deadline: float | None = None,
+        account: int | None = None,
     ) -> bool:
-        """Give an open human seat to a player; ``False`` if it is not open (taken already, by
-        this or another process: the update is conditional), or if the game is not waiting
-        for players any more. When it was the last open seat,
+        """Give an open human seat to a player (with their ``account``, if any: the same
+        update); ``False`` if it is not open (taken already, by this or another process: the
+        update is conditional), or if the game is not waiting for players any more. When it
+        was the last open seat,
         the game starts (status ``playing``, with ``deadline`` for its first move) in the
         same transaction."""
         with self._session.begin() as s:
@@ -341,7 +357,7 @@ class Store:
                     SeatRow.token_hash.is_(None),
                     SeatRow.game_id.in_(waiting.scalar_subquery()),
                 )
-                .values(name=name, token_hash=token_hash, last_seen=now)
+                .values(name=name, token_hash=token_hash, last_seen=now, account_id=account)
             )
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 return False
@@ -360,7 +376,8 @@ class Store:
 
     def leave(self, game_id: str, seat: int, token_hash: bytes, now: float) -> bool:
         """Open again ``seat`` of a game still waiting for players, if ``token_hash`` holds it
-        (conditional: ``False`` if not, or if the game has started meanwhile)."""
+        (conditional: ``False`` if not, or if the game has started meanwhile): its token and
+        its account are cleared together, so the leaver holds it no more in any way."""
         with self._session.begin() as s:
             waiting = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == WAITING)
             freed = s.execute(
@@ -371,7 +388,7 @@ class Store:
                     SeatRow.token_hash == token_hash,
                     SeatRow.game_id.in_(waiting.scalar_subquery()),
                 )
-                .values(name="", token_hash=None, last_seen=None, host=False)
+                .values(name="", token_hash=None, last_seen=None, host=False, account_id=None)
             )
             if freed.rowcount != 1:  # type: ignore[attr-defined]
                 return False
@@ -688,6 +705,7 @@ def _seat_row(game_id: str, seat: SeatData) -> SeatRow:
         token_hash=seat.token_hash,
         last_seen=seat.last_seen,
         host=seat.host,
+        account_id=seat.account,
     )
 
 
@@ -820,7 +838,7 @@ def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
 
 
 def _seat(r: SeatRow) -> SeatData:
-    return SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen, bool(r.host))
+    return SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen, bool(r.host), r.account_id)
 
 
 def _action(a: ActionRow) -> ActionData:

@@ -37,8 +37,9 @@ from ..scoring import CityScore
 from ..state import GameState
 from ..undo import check_undo
 from .clocks import kind
-from .data import PLAYING
+from .data import ENDED, PLAYING
 from .game import LiveGame
+from .ratings import rated_table
 
 #: How many of the latest logged actions a view describes.
 LAST_ACTIONS: Final = 12
@@ -187,6 +188,7 @@ def _public(
     state = game.state
     body = public_state(state)
     playing = game.status == PLAYING
+    rated = rated_table(game.config.to_json(), game.seats)
     return {
         "game": game.id,
         "version": game.version,
@@ -203,7 +205,8 @@ def _public(
         "scores": [_score(s) for s in _scores(game, score)],
         "last_actions": _last_actions(game),
         "result": result_view(game),
-        "analysis": game.analysis,
+        "analysis": game.analysis and not (rated and game.status not in ENDED),
+        "rated": rated,
         "clock": _clock(game),
     }
 
