@@ -119,6 +119,11 @@ def test_a_connection_of_a_leaver_loses_the_seat_when_a_guest_takes_it(server: S
             view = ws.until(lambda v: v["status"] == "playing")
             assert view.get("you", []) == [] and "hand" not in view
             assert ws.move(1, "1T1")["code"] == "forbidden"
+        # The leaver's open connections do not count as the new player being there (they
+        # would keep the bot from taking over an absent player's seat).
+        view = by_token.until(lambda v: not v["seats"][1]["present"])
+        assert view["status"] == "playing"
+        for ws in (by_account, by_token):
             ws.close()
         # The guest holds the seat alone: their token acts, the account is no longer linked.
         assert httpx.get(f"{server.url}/api/games/{game}", headers=bearer(guest_token)).json()["you"] == [1]

@@ -240,6 +240,8 @@ class Hub:
         self._spectators: dict[str, Counter[str]] = {}
         #: Per game and address, connections over the spectator caps waiting to authenticate.
         self._waiting: dict[tuple[str, str], deque[Connection]] = {}
+        #: Presence changes under way for seats connections no longer hold.
+        self._departures: set[asyncio.Task[None]] = set()
         self._handlers: dict[type[Message], Handler] = {
             Auth: self._on_auth,
             MoveMessage: self._on_move,
@@ -268,10 +270,26 @@ class Hub:
     def _push_to(self, conn: Connection, game: LiveGame) -> None:
         """A :class:`StatePush` written by hand around the view's text: the public part of a
         view is serialised once per version, not once per client."""
+        if conn.seats:
+            self._drop_seats_not_held(conn, game)
         view = self.service.view_text(game, conn.seats)
         conn.send_state(
             f'{{"type":"state","game":{json.dumps(game.id)},"version":{game.version},"view":{view}}}'
         )
+
+    def _drop_seats_not_held(self, conn: Connection, game: LiveGame) -> None:
+        """Forget the seats ``conn`` proved that its credential holds no more (left, then
+        taken by someone else; resigned): it is no longer present at them, so a leaver's open
+        connection cannot keep the bot from taking over the seat's new player."""
+        held = still_held(game, conn.seats)
+        gone = [seat for seat in conn.seats if seat not in held]
+        if not gone:
+            return
+        for seat in gone:
+            del conn.seats[seat]
+        task = asyncio.create_task(self.service.disconnected(conn.game_id, gone))
+        self._departures.add(task)
+        task.add_done_callback(self._departures.discard)
 
     # --- a connection's life -----------------------------------------------------------
 
