@@ -133,3 +133,29 @@ def rate(
         else:
             after[entrant] = Rating(merged.mu + new.mu - old.mu, min(merged.sigma, new.sigma), new.games)
     return per_seat, after
+
+
+#: Rated games an account must have (against bots, or people) before its games against other
+#: accounts are rated: a new account cannot be made only to feed another one rating points.
+HISTORY_GAMES: Final = 5
+
+
+@dataclass(frozen=True, slots=True)
+class AccountFacts:
+    """What the Sybil rule reads of an account at a rated table: the client key (an IPv6
+    address's /64) it signed up from (``""``: unknown, an account older than the rule), and
+    how many rated games it had already played."""
+
+    signup_key: str
+    rated_games: int
+
+
+def may_rate_each_other(facts: Collection[AccountFacts]) -> bool:
+    """Whether the accounts of one game may be rated against each other: always for one
+    account (against bots); for several, only if none signed up from the same address as
+    another and each has played :data:`HISTORY_GAMES` rated games before. Otherwise the game
+    is unrated for everyone at it (two accounts of one person would trade points)."""
+    if len(facts) < 2:
+        return True
+    keys = [f.signup_key for f in facts if f.signup_key]
+    return len(set(keys)) == len(keys) and all(f.rated_games >= HISTORY_GAMES for f in facts)
