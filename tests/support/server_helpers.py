@@ -32,9 +32,12 @@ REDIS_ENV = "QUADROPOLIS_TEST_REDIS_URL"
 HINT = "run the tests through `bash scripts/services.sh exec ...` (scripts/test.sh does)"
 
 
-#: Options lifting the per-address HTTP rate limits, for tests that play fast from one address
-#: (the limits themselves are tested with their defaults or smaller ones).
-GENEROUS = ("--actions-per-second", "100000", "--creates-per-minute", "100000")
+#: Options lifting the sign-up quota, for tests that register many accounts from one address
+#: (the quota itself is tested with its defaults: tests/server/test_abuse_signup_login.py).
+MANY_SIGNUPS = ("--signups-per-hour", "100000", "--signups-per-day", "100000")
+#: Options lifting the per-address HTTP rate limits and the sign-up quota, for tests that play
+#: fast from one address (the limits themselves are tested with their defaults or smaller ones).
+GENEROUS = ("--actions-per-second", "100000", "--creates-per-minute", "100000", *MANY_SIGNUPS)
 
 
 def _service_url(env: str, what: str) -> str:
