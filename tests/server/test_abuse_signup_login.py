@@ -7,6 +7,7 @@ the loopback proxy, so each request names its client address in ``X-Forwarded-Fo
 from __future__ import annotations
 
 import itertools
+import json
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -192,6 +193,32 @@ def test_look_alike_usernames_are_taken(server: Server, first: str, look_alikes:
 def test_look_alikes_of_reserved_names_are_refused(server: Server) -> None:
     for name in ("adrnin", "ADM1N", "r00t", "b0t_smith"):
         assert "reserved" in error_of(register(server, name, fresh_address()), 422, "bad_account")
+
+
+def test_unpaired_surrogates_get_typed_refusals_not_tracebacks(server: Server) -> None:
+    """JSON can carry ``\\ud800``, which is no Unicode text (neither the hasher nor the
+    database could take it): every account route refuses it as a malformed body (the
+    module's server log is checked for tracebacks at its end)."""
+    name = fresh_name()
+    bad = "\ud800 a long secret"
+    with client_at(server, fresh_address()) as c:
+
+        def send(method: str, path: str, body: dict[str, str]) -> httpx.Response:
+            escaped = json.dumps(body)  # ASCII, with the surrogate as an escape
+            return c.request(method, path, content=escaped, headers={"Content-Type": "application/json"})
+
+        assert send("POST", "/api/accounts", {"username": name, "password": PASSWORD}).status_code == 201
+        for method, path, body in [
+            ("POST", "/api/accounts", {"username": fresh_name(), "password": bad}),
+            ("POST", "/api/accounts", {"username": "x\udfffy", "password": PASSWORD}),
+            ("POST", "/api/session", {"username": name, "password": bad}),
+            ("POST", "/api/session", {"username": "\ud800abc", "password": PASSWORD}),
+            ("PUT", "/api/me/password", {"current": bad, "new": PASSWORD + "!"}),
+            ("PUT", "/api/me/password", {"current": PASSWORD, "new": bad}),
+            ("DELETE", "/api/me", {"password": bad}),
+        ]:
+            assert "unicode" in error_of(send(method, path, body), 400, "bad_message")
+        assert c.get("/api/me").json()["username"] == name
 
 
 def test_a_logged_in_client_flooding_the_account_routes_is_rate_limited(server: Server) -> None:
