@@ -4,8 +4,8 @@ Every attempt to prove an account's password (logging in, and the current passwo
 again to change the password or delete the account) is counted as a failure *before* the
 password is verified, and taken back if it was right: guesses sent all at once cannot each
 pass the check before the first one is counted; a wrong one is dated when it is judged.
-Counters, over the last ``window`` seconds
-(:class:`LoginLimits`; each server process counts its own):
+Counters, over the last ``window`` seconds (:class:`LoginLimits`; each server process counts
+its own):
 
 - per client address (:func:`.edges.client_key`: an IPv6 client is its /64) and per
   (account, address): after ``free_per_address`` / ``free_per_pair`` failures, each further
@@ -33,7 +33,9 @@ from .errors import RateLimited
 
 @dataclass(frozen=True, slots=True)
 class LoginLimits:
-    """The numbers of :class:`LoginGuard` (module doc)."""
+    """The numbers of :class:`LoginGuard` (module doc): failures count for 15 minutes; 5 per
+    (account, address) and 10 per address are free, then 2 s, 4 s, 8 s … between attempts;
+    past 20 on one account, only addresses with no recent failure are heard."""
 
     window: float = 15 * 60
     free_per_pair: int = 5
