@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Client, Server, bearer, database, error_of
+from server_helpers import GENEROUS, Client, Server, bearer, database, error_of
 
 CSRF = {"X-Quadropolis-Client": "1"}
 PASSWORD = "correct horse battery"
@@ -22,7 +22,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp(f"abuse-seats-{request.param}")
-    with database(request.param, tmp) as url, Server(url, tmp, "--games-per-client", "1000") as s:
+    with database(request.param, tmp) as url, Server(url, tmp, "--games-per-client", "1000", *GENEROUS) as s:
         yield s
 
 

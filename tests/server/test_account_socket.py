@@ -10,7 +10,7 @@ from contextlib import closing
 
 import httpx
 import pytest
-from server_helpers import Client, Server, database
+from server_helpers import GENEROUS, Client, Server, database
 
 CSRF = {"X-Quadropolis-Client": "1"}
 PASSWORD = "correct horse battery"
@@ -19,7 +19,8 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp(f"account-socket-{request.param}")
-    with database(request.param, tmp) as url, Server(url, tmp, "--games-per-client", "1000") as s:
+    args = ("--games-per-client", "1000", *GENEROUS)
+    with database(request.param, tmp) as url, Server(url, tmp, *args) as s:
         yield s
 
 

@@ -80,3 +80,38 @@ def test_the_repository_keeps_names_unique_and_games_after_a_deletion(url: str) 
         assert [s.name for s in game.seats] == [FORMER_PLAYER, "P1"]
     finally:
         store.close()
+
+
+def test_upgrading_keeps_old_look_alike_accounts_and_gives_them_no_shared_signup_key(url: str) -> None:
+    store = Store(url)
+    try:
+        upgrade(store.engine, "0008")  # the revision before accounts kept skeletons and sign-up keys
+        with store.engine.begin() as conn:
+            for name in ("alice", "a1ice", "bob"):
+                conn.execute(
+                    text(
+                        "INSERT INTO accounts (username, username_key, password_hash, created_at)"
+                        " VALUES (:n, :n, 'h', 1.0)"
+                    ),
+                    {"n": name},
+                )
+        store.upgrade()
+        with store.engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT id, username, username_skeleton, signup_key FROM accounts ORDER BY id")
+            ).all()
+        # The older of two look-alikes keeps the skeleton; both accounts stay.
+        assert [(r[1], r[2], r[3]) for r in rows] == [
+            ("alice", "allce", f"unknown:{rows[0][0]}"),
+            ("a1ice", None, f"unknown:{rows[1][0]}"),
+            ("bob", "bob", f"unknown:{rows[2][0]}"),
+        ]
+        accounts = AccountStore(store.engine)
+        with pytest.raises(UsernameTaken):
+            accounts.insert_account("AIice", "hash", 2.0, "192.0.2.1")
+        old = accounts.by_username("a1ice")
+        assert old is not None and old.signup_key == f"unknown:{rows[1][0]}"
+        assert accounts.insert_account("carol", "hash", 2.0, "192.0.2.1").signup_key == "192.0.2.1"
+        assert accounts.insert_account("dave", "hash", 2.0).signup_key.startswith("unknown:")
+    finally:
+        store.close()

@@ -39,5 +39,5 @@ def test_accounts_of_one_address_or_without_history_are_not_rated_against_each_o
     assert not may_rate_each_other(
         [AccountFacts("10.0.0.1", seasoned), AccountFacts("10.0.0.2", seasoned - 1)]
     )
-    # Accounts older than the rule (no sign-up address known) are told apart by history only.
-    assert may_rate_each_other([AccountFacts("", seasoned), AccountFacts("", seasoned)])
+    # Accounts older than the sign-up records (no address known) are told apart by history only.
+    assert may_rate_each_other([AccountFacts("unknown:1", seasoned), AccountFacts("unknown:2", seasoned)])

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import database, insert_old_game, link_seats_before_0009
+from server_helpers import database, insert_old_account, insert_old_game, link_seats_before_0009
 
 from quadropolis.server.account_storage import AccountStore
 from quadropolis.server.data import OVER, PLAYING, GameData, SeatData
@@ -49,15 +49,14 @@ def test_upgrading_a_database_of_the_previous_version_keeps_its_games_and_accoun
     try:
         upgrade(store.engine, PREVIOUS)
         insert_old_game(store.engine, "old")
-        accounts = AccountStore(store.engine)
-        alice = accounts.insert_account("Alice", "hash", 3.0)
-        link_seats_before_0009(store.engine, alice.id, "old", [0])
+        alice = insert_old_account(store.engine, "Alice")
+        link_seats_before_0009(store.engine, alice, "old", [0])
         upgrade(store.engine, "0006")
         assert current(store.engine) == "0006"
         store.upgrade()  # later revisions follow; the models describe the newest schema
         old = store.load("old")
         assert old is not None and old.status == PLAYING and [a.move for a in old.actions] == ["1T1"]
-        assert old.seats[0].account == alice.id and old.seats[1].account is None
+        assert old.seats[0].account == alice and old.seats[1].account is None
         social = SocialStore(store.engine)
         assert social.chat("old") == [] and social.rematch_of("old") is None
         social.add_chat("old", ChatLine(0, "P0", "gg", 4.0))

@@ -79,7 +79,7 @@ def move(version: int, text: str = "1T1") -> ActionData:
 
 
 #: The newest migration (``server/migrations/versions/``): every upgrade must end there.
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:

@@ -32,9 +32,12 @@ REDIS_ENV = "QUADROPOLIS_TEST_REDIS_URL"
 HINT = "run the tests through `bash scripts/services.sh exec ...` (scripts/test.sh does)"
 
 
-#: Options lifting the per-address HTTP rate limits, for tests that play fast from one address
-#: (the limits themselves are tested with their defaults or smaller ones).
-GENEROUS = ("--actions-per-second", "100000", "--creates-per-minute", "100000")
+#: Options lifting the sign-up quota, for tests that register many accounts from one address
+#: (the quota itself is tested with its defaults: tests/server/test_abuse_signup_login.py).
+MANY_SIGNUPS = ("--signups-per-hour", "100000", "--signups-per-day", "100000")
+#: Options lifting the per-address HTTP rate limits and the sign-up quota, for tests that play
+#: fast from one address (the limits themselves are tested with their defaults or smaller ones).
+GENEROUS = ("--actions-per-second", "100000", "--creates-per-minute", "100000", *MANY_SIGNUPS)
 
 
 def _service_url(env: str, what: str) -> str:
@@ -332,6 +335,25 @@ def hold_seats(engine: Any, account_id: int, game_id: str, seats: list[int]) -> 
                 text("UPDATE seats SET account_id = :a WHERE game_id = :g AND seat = :s"),
                 {"a": account_id, "g": game_id, "s": seat},
             )
+
+
+def insert_old_account(engine: Any, username: str) -> int:
+    """An account written in plain SQL with the columns revisions ``0005`` to ``0009`` have
+    (the models describe the newest schema); its id."""
+    from sqlalchemy import text
+
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO accounts (username, username_key, password_hash, created_at)"
+                " VALUES (:name, :key, 'hash', 3.0)"
+            ),
+            {"name": username, "key": username.casefold()},
+        )
+        found = conn.execute(
+            text("SELECT id FROM accounts WHERE username_key = :key"), {"key": username.casefold()}
+        )
+        return int(found.scalar_one())
 
 
 def link_seats_before_0009(engine: Any, account_id: int, game_id: str, seats: list[int]) -> None:

@@ -5,8 +5,10 @@ Like :mod:`.storage`, it hands out plain values, never a row or a session, and i
 Two tables, in the same database as the games (created by migration ``0005``):
 
 - ``accounts``: the username as the player chose it, its case-folded key (unique: ``Alice``
-  and ``alice`` are one account), the Argon2id hash of the password (never the password) and
-  when it was created.
+  and ``alice`` are one account), its confusable skeleton (unique: ``a1ice`` cannot join
+  ``alice``, :mod:`.account_names`), the Argon2id hash of the password (never the password),
+  when it was created and the client key of the address that created it (``signup_key``,
+  :func:`.edges.client_key`: an IPv6 address's /64), which the sign-up quota counts on.
 - ``account_sessions``: one row per logged-in browser: the SHA-256 of the session id (the id
   itself lives only in the browser's cookie), the account, and when it expires.
 Which account holds which seat is not kept here but with the seat (``seats.account_id``:
@@ -16,19 +18,25 @@ games, their seats and actions stay."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from sqlalchemy import Float, ForeignKey, Index, Integer, LargeBinary, String, delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
+from .account_names import SKELETON_MAX, skeleton
 from .data import OVER
 from .storage import Base, GameRow, SeatRow
 
 #: How the seats of a deleted account are named from then on.
 FORMER_PLAYER: Final = "Former player"
+#: The ``signup_key`` of an account whose creating address is not known (made before it was
+#: kept, or stored without one): this prefix and the account's id, so it equals no other's.
+UNKNOWN_SIGNUP: Final = "unknown:"
 
 
 class AccountRow(Base):
@@ -38,8 +46,16 @@ class AccountRow(Base):
     username: Mapped[str] = mapped_column(String(20))
     #: ``username.casefold()``: what uniqueness is decided on.
     username_key: Mapped[str] = mapped_column(String(20), unique=True)
+    #: :func:`.account_names.skeleton` of the username; ``NULL`` only for an account made
+    #: before skeletons were kept whose skeleton an older account had (both were kept).
+    username_skeleton: Mapped[str | None] = mapped_column(String(SKELETON_MAX), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[float] = mapped_column(Float)
+    #: The client key of the address that created the account (:data:`UNKNOWN_SIGNUP` and the
+    #: id if not known).
+    signup_key: Mapped[str] = mapped_column(String(64))
+
+    __table_args__ = (Index(None, "signup_key", "created_at"),)
 
 
 class SessionRow(Base):
@@ -62,6 +78,9 @@ class AccountData:
     username: str
     password_hash: str
     created_at: float
+    #: The client key of the address that created it (``unknown:ID`` if not known: never
+    #: equal to another account's).
+    signup_key: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +96,31 @@ class HeldGame:
 
 
 class UsernameTaken(Exception):
-    """Another account has that username (compared case-insensitively)."""
+    """Another account has that username, or one that looks like it (the same skeleton)."""
+
+
+class SignupsFull(Exception):
+    """The address has created as many accounts as a quota allows; ``retry_after``: seconds
+    until it may create one again."""
+
+    def __init__(self, amount: int, window: float, retry_after: float) -> None:
+        super().__init__(amount, window, retry_after)
+        self.amount = amount
+        self.window = window
+        self.retry_after = retry_after
+
+
+#: A sign-up quota: at most ``amount`` accounts created from one client key in ``window`` s.
+Quota = tuple[int, float]
 
 
 def _account(r: AccountRow) -> AccountData:
-    return AccountData(r.id, r.username, r.password_hash, r.created_at)
+    return AccountData(r.id, r.username, r.password_hash, r.created_at, r.signup_key)
+
+
+def _lock_key(signup_key: str) -> int:
+    """A PostgreSQL advisory lock id (signed 64 bits) for ``signup_key``."""
+    return int.from_bytes(hashlib.sha256(signup_key.encode()).digest()[:8], "big", signed=True)
 
 
 class AccountStore:
@@ -91,19 +130,67 @@ class AccountStore:
     def __init__(self, engine: Engine) -> None:
         self._session = sessionmaker(engine, expire_on_commit=False)
 
-    def insert_account(self, username: str, password_hash: str, now: float) -> AccountData:
-        """Store a new account; :class:`UsernameTaken` if its key is taken (the database's
-        UNIQUE decides, so two registrations racing for a name cannot both win)."""
+    def insert_account(
+        self,
+        username: str,
+        password_hash: str,
+        now: float,
+        signup_key: str | None = None,
+        quotas: Sequence[Quota] = (),
+    ) -> AccountData:
+        """Store a new account; :class:`UsernameTaken` if its key or its skeleton is taken
+        (the database's UNIQUE decides, so two registrations racing for a name cannot both
+        win); :class:`SignupsFull` if ``signup_key`` would be over one of ``quotas`` with it.
+
+        The quota is counted in the inserting transaction, after the insert, under a lock of
+        the key (PostgreSQL: an advisory lock; SQLite: the insert takes the database's only
+        write lock), so registrations racing from one address, in one server process or
+        several, cannot pass it together."""
         row = AccountRow(
-            username=username, username_key=username.casefold(), password_hash=password_hash, created_at=now
+            username=username,
+            username_key=username.casefold(),
+            username_skeleton=skeleton(username),
+            password_hash=password_hash,
+            created_at=now,
+            signup_key=signup_key or UNKNOWN_SIGNUP,
         )
         try:
             with self._session.begin() as s:
+                if signup_key is not None and quotas and s.get_bind().dialect.name == "postgresql":
+                    s.execute(select(func.pg_advisory_xact_lock(_lock_key(signup_key))))
                 s.add(row)
                 s.flush()
+                if signup_key is None:
+                    row.signup_key = f"{UNKNOWN_SIGNUP}{row.id}"
+                    s.flush()
+                else:
+                    self._check_quotas(s, signup_key, now, quotas, including_new=True)
                 return _account(row)
         except IntegrityError:
             raise UsernameTaken(username) from None
+
+    def check_signups(self, signup_key: str, now: float, quotas: Sequence[Quota]) -> None:
+        """:class:`SignupsFull` if ``signup_key`` may not create an account now (a cheap look
+        before the password is hashed; :meth:`insert_account` decides)."""
+        with self._session() as s:
+            self._check_quotas(s, signup_key, now, quotas, including_new=False)
+
+    @staticmethod
+    def _check_quotas(
+        s: Session, signup_key: str, now: float, quotas: Sequence[Quota], including_new: bool
+    ) -> None:
+        for amount, window in quotas:
+            # Room comes back when the amount-th newest of the other accounts leaves the window
+            # (the new one, just inserted, is the newest when it is counted).
+            kth = s.scalars(
+                select(AccountRow.created_at)
+                .where(AccountRow.signup_key == signup_key, AccountRow.created_at > now - window)
+                .order_by(AccountRow.created_at.desc())
+                .offset(amount if including_new else amount - 1)
+                .limit(1)
+            ).first()
+            if kth is not None:
+                raise SignupsFull(amount, window, max(1.0, kth + window - now))
 
     def by_username(self, username: str) -> AccountData | None:
         with self._session() as s:

@@ -2,34 +2,42 @@
 account holds. Knows nothing of HTTP (:mod:`.accounts_routes` is the transport).
 
 - **Usernames** (:func:`check_username`): NFKC-normalised, then 3–20 ASCII letters, digits,
-  ``_`` or ``-``. ASCII only is the confusable check: no Cyrillic ``а`` can pass for a Latin
-  ``a``, with no confusables table to keep current; NFKC first maps look-alike compatibility
-  forms (fullwidth ``ａｌｉｃｅ``) onto the ASCII they look like, so they collide with it instead
-  of being a separate name. Unique case-insensitively; :data:`RESERVED` names are refused.
+  ``_`` or ``-``. ASCII only keeps other scripts' look-alikes out (no Cyrillic ``а`` can pass
+  for a Latin ``a``); NFKC first maps look-alike compatibility forms (fullwidth ``ａｌｉｃｅ``)
+  onto the ASCII they look like. Unique case-insensitively and by confusable skeleton
+  (:mod:`.account_names`: ``a1ice``, ``aIice`` and ``alice`` are one name, ``rnary`` and
+  ``mary`` too); :data:`RESERVED` names and their look-alikes are refused.
 - **Passwords** (:func:`check_password`): 8–256 characters (the maximum bounds the hashing
-  work a request can cause), hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's
-  low-memory profile); never logged, stored or returned in clear.
+  work a request can cause), not containing the username (ignoring case), not too easy to
+  guess (:func:`.passwords.weakness`); hashed with Argon2id (``argon2-cffi``'s defaults, RFC
+  9106's low-memory profile); never logged, stored or returned in clear.
+- **Sign-up quota** (:class:`SignupLimits`): at most so many accounts created from one client
+  key (:func:`.edges.client_key`) per hour and per day, counted in the database (so across
+  server processes); over it, ``rate_limited`` (429) with ``Retry-After``.
 - **Sessions**: a random 256-bit id in the browser's cookie, its SHA-256 in the database, valid
   :data:`SESSION_SECONDS` from login (logging out or deleting the account ends it; changing the
   password ends every other session of the account).
-- **Throttling** (:class:`Throttle`): failed logins per account and per client address in a
-  sliding window; over either, ``rate_limited`` (429) until the window has room again."""
+- **Throttling** (:class:`.account_limits.LoginGuard`): every check of a password (login,
+  password change, deletion) per address and per (account, address) with backoff, and per
+  account against the addresses that failed recently."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import re
 import secrets
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from ..bots import LEVELS
-from .account_storage import AccountData, AccountStore, HeldGame, UsernameTaken
+from .account_limits import LoginGuard, LoginLimits
+from .account_names import skeleton
+from .account_storage import AccountData, AccountStore, HeldGame, SignupsFull, UsernameTaken
 from .data import AccountProof
 from .errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
 from .errors import UsernameTaken as UsernameTakenError
@@ -68,18 +76,34 @@ def check_username(raw: str) -> str:
         raise BadAccount(f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters")
     if not _USERNAME.fullmatch(name):
         raise BadAccount("a username may hold only the letters A-Z, digits, '_' and '-'")
-    if name.casefold().replace("_", "").replace("-", "") in RESERVED or name.casefold().startswith("bot"):
+    shape = skeleton(name.replace("_", "").replace("-", ""))
+    if shape in _RESERVED_SHAPES or shape.startswith(_BOT_SHAPE):
         raise BadAccount(f"the username {name!r} is reserved")
     return name
 
 
-def check_password(password: str) -> str:
-    """``password`` if its length is allowed (it is never echoed in the error)."""
+#: The skeletons of :data:`RESERVED` (``adrnin`` looks like ``admin``) and of ``bot``.
+_RESERVED_SHAPES: Final = frozenset(skeleton(name) for name in RESERVED)
+_BOT_SHAPE: Final = skeleton("bot")
+
+
+def check_password(password: str, username: str) -> str:
+    """``password`` if its length is allowed and it does not contain ``username`` (ignoring
+    case); :class:`BadAccount` saying which rule it breaks otherwise, never echoing it. How
+    easy it is to guess is judged apart (:func:`too_easy`)."""
     if len(password) < PASSWORD_MIN:
         raise BadAccount(f"a password has at least {PASSWORD_MIN} characters")
     if len(password) > PASSWORD_MAX:
         raise BadAccount(f"a password has at most {PASSWORD_MAX} characters")
+    if username.casefold() in password.casefold():
+        raise BadAccount("a password may not contain the username")
     return password
+
+
+def too_easy(why: str | None) -> None:
+    """:class:`BadAccount` for a password :func:`.passwords.weakness` found ``why`` weak."""
+    if why is not None:
+        raise BadAccount(f"this password is too easy to guess ({why[0].lower()}{why[1:]})")
 
 
 def hash_session(session_id: str) -> bytes:
@@ -87,60 +111,15 @@ def hash_session(session_id: str) -> bytes:
     return hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).digest()
 
 
-class Throttle:
-    """At most ``limit`` events per key in any ``window`` seconds (a sliding window of
-    timestamps). Memory stays bounded: at most ``limit`` timestamps per key, and once more
-    than :attr:`max_keys` keys are held the idle ones are dropped."""
-
-    max_keys: Final = 10_000
-
-    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._events: dict[str, deque[float]] = {}
-
-    def _recent(self, key: str) -> deque[float]:
-        events = self._events.get(key)
-        if events is None:
-            return deque()
-        horizon = self.clock() - self.window
-        while events and events[0] <= horizon:
-            events.popleft()
-        if not events:
-            del self._events[key]
-        return events
-
-    def full(self, key: str) -> float | None:
-        """Seconds until ``key`` may try again, or ``None`` if it may now."""
-        events = self._recent(key)
-        if len(events) < self.limit:
-            return None
-        return max(1.0, events[0] + self.window - self.clock())
-
-    def add(self, key: str) -> None:
-        if len(self._events) >= self.max_keys:
-            for idle in [k for k, v in self._events.items() if v[-1] <= self.clock() - self.window]:
-                del self._events[idle]
-        self._events.setdefault(key, deque(maxlen=self.limit)).append(self.clock())
-
-    def give_back(self, key: str) -> None:
-        """Forget the newest event of ``key`` (an attempt that turned out to succeed)."""
-        events = self._events.get(key)
-        if events:
-            events.pop()
-
-    def clear(self, key: str) -> None:
-        self._events.pop(key, None)
-
-
 @dataclass(frozen=True, slots=True)
-class LoginLimits:
-    """Failed logins allowed per account and per client address in ``window`` seconds."""
+class SignupLimits:
+    """Accounts one client key may create: ``per_hour`` in any hour, ``per_day`` in any day."""
 
-    per_account: int = 10
-    per_address: int = 30
-    window: float = 15 * 60
+    per_hour: int = 3
+    per_day: int = 10
+
+    def quotas(self) -> tuple[tuple[int, float], ...]:
+        return ((self.per_hour, 3600.0), (self.per_day, 86400.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +128,10 @@ class Login:
 
     account: AccountData
     session_id: str
+
+
+def _span(seconds: float) -> str:
+    return {3600.0: "hour", 86400.0: "day"}.get(seconds, f"{seconds:g} s")
 
 
 class AccountService:
@@ -160,15 +143,15 @@ class AccountService:
         games: GameService,
         limits: LoginLimits | None = None,
         clock: Callable[[], float] = time.time,
+        signups: SignupLimits | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.clock = clock
-        self.limits = limits or LoginLimits()
+        self.signups = signups or SignupLimits()
+        self.guard = LoginGuard(limits)
         self._passwords = Passwords(max_length=PASSWORD_MAX)
         self._dummy = self._passwords.hash_now(secrets.token_urlsafe(16))
-        self._per_account = Throttle(self.limits.per_account, self.limits.window)
-        self._per_address = Throttle(self.limits.per_address, self.limits.window)
 
     def close(self) -> None:
         """Stop the hashing threads (queued hashing is dropped: the server is stopping)."""
@@ -181,37 +164,54 @@ class AccountService:
 
     # --- accounts ----------------------------------------------------------------------
 
-    async def register(self, username: str, password: str) -> Login:
-        """A new account, logged in. ``bad_account`` for a refused name or password,
-        ``username_taken`` if another account has the name."""
+    async def register(self, username: str, password: str, address: str) -> Login:
+        """A new account, logged in, created from ``address`` (a client key). ``bad_account``
+        for a refused name or password, ``username_taken`` if another account has the name or
+        one that looks like it, ``rate_limited`` over the address's sign-up quota."""
         name = check_username(username)
-        hashed = await self._passwords.hash(check_password(password))
+        too_easy(await self._passwords.weakness(check_password(password, name)))
+        quotas = self.signups.quotas()
         try:
-            account = await self._run(self.store.insert_account, name, hashed, self.clock())
+            await self._run(self.store.check_signups, address, self.clock(), quotas)
+            hashed = await self._passwords.hash(password)
+            account = await self._run(self.store.insert_account, name, hashed, self.clock(), address, quotas)
         except UsernameTaken:
-            raise UsernameTakenError(f"the username {name!r} is taken") from None
+            raise UsernameTakenError(f"the username {name!r} is taken, or one that looks like it") from None
+        except SignupsFull as full:
+            wait = max(1, math.ceil(full.retry_after))
+            raise RateLimited(
+                f"at most {full.amount} accounts per {_span(full.window)} may be created from this "
+                f"address: try again in {wait} s",
+                retry_after=wait,
+            ) from None
         return await self._open_session(account)
 
     async def login(self, username: str, password: str, address: str) -> Login:
-        """Log in; ``rate_limited`` after too many failures for the account or the address,
-        ``forbidden`` for a wrong name or password (the same reply for both)."""
+        """Log in from ``address`` (a client key); ``rate_limited`` while the throttle refuses
+        the attempt (:mod:`.account_limits`), ``forbidden`` for a wrong name or password (the
+        same reply for both)."""
         key = unicodedata.normalize("NFKC", username).casefold()[:64]
-        for throttle, who in ((self._per_account, key), (self._per_address, address)):
-            wait = throttle.full(who)
-            if wait is not None:
-                raise RateLimited(f"too many failed logins; try again in {int(wait)} s")
-        # Counted as failures before verifying (no await since the check above), so guesses
-        # sent all at once cannot each pass the check; a success takes its count back.
-        self._per_account.add(key)
-        self._per_address.add(address)
+        self.guard.admit(key, address)  # counted as a failure until proved right
         account = await self._run(self.store.by_username, key) if len(key) <= USERNAME_MAX else None
-        if account is None or not await self._passwords.verify(account.password_hash, password):
-            if account is None:  # as slow as a wrong password: the reply tells no names
-                await self._passwords.verify(self._dummy, password)
+        # An unknown name is verified against a dummy hash: as slow as a wrong password, so
+        # the reply tells no names.
+        if not await self._verify(key, address, account.password_hash if account else self._dummy, password):
             raise Forbidden("wrong username or password")
-        self._per_account.clear(key)
-        self._per_address.give_back(address)
+        assert account is not None  # the dummy hash's password is never sent
+        self.guard.succeeded(key, address)
         return await self._open_session(account)
+
+    async def _verify(self, key: str, address: str, password_hash: str, password: str) -> bool:
+        """Verify an admitted attempt; one the hashing threads are too busy to take is not
+        counted against ``address`` (its ``rate_limited`` says to try again in 1 s)."""
+        try:
+            right = await self._passwords.verify(password_hash, password)
+        except RateLimited:
+            self.guard.give_back(key, address)
+            raise
+        if not right:
+            self.guard.failed(key, address)
+        return right
 
     async def _open_session(self, account: AccountData) -> Login:
         session_id = secrets.token_urlsafe(32)
@@ -232,24 +232,34 @@ class AccountService:
     async def logout(self, session_id: str) -> None:
         await self._run(self.store.delete_session, hash_session(session_id))
 
-    async def change_password(self, account: AccountData, session_id: str, current: str, new: str) -> None:
-        """Replace the password (the current one is asked again); other sessions end."""
-        await self._confirm(account, current)
-        hashed = await self._passwords.hash(check_password(new))
+    async def change_password(
+        self, account: AccountData, session_id: str, current: str, new: str, address: str
+    ) -> None:
+        """Replace the password (the current one is asked again, throttled as logins are);
+        other sessions end."""
+        check_password(new, account.username)
+        await self._confirm(account, current, address)
+        too_easy(await self._passwords.weakness(new))
+        hashed = await self._passwords.hash(new)
         await self._run(self.store.set_password, account.id, hashed, hash_session(session_id))
 
-    async def delete(self, account: AccountData, password: str) -> None:
-        """Delete the account (the password is asked again). Its games stay; its seats are
-        named "Former player", in memory too for the games this process holds."""
-        await self._confirm(account, password)
+    async def delete(self, account: AccountData, password: str, address: str) -> None:
+        """Delete the account (the password is asked again, throttled as logins are). Its
+        games stay; its seats are named "Former player", in memory too for the games this
+        process holds."""
+        await self._confirm(account, password, address)
         for game_id in await self._run(self.store.delete_account, account.id):
             game = self.games.loaded(game_id)
             if game is not None:
                 await self.games.catch_up(game)
 
-    async def _confirm(self, account: AccountData, password: str) -> None:
-        if not await self._passwords.verify(account.password_hash, password):
+    async def _confirm(self, account: AccountData, password: str, address: str) -> None:
+        """``forbidden`` unless ``password`` is the account's; counted by the login throttle."""
+        key = account.username.casefold()
+        self.guard.admit(key, address)
+        if not await self._verify(key, address, account.password_hash, password):
             raise Forbidden("wrong password")
+        self.guard.succeeded(key, address)
 
     # --- seats -------------------------------------------------------------------------
 

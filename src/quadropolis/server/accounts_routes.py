@@ -38,6 +38,7 @@ from pydantic import Field
 from .account_storage import AccountData, HeldGame
 from .accounts import SESSION_SECONDS, AccountService, Login
 from .data import OVER, WAITING
+from .edges import RateLimits, client_key
 from .errors import Forbidden
 from .protocol import (
     ActionDone,
@@ -115,7 +116,15 @@ def accounts(request: Request) -> AccountService:
 
 
 def address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """The client's key (:func:`.edges.client_key`: an IPv6 address's /64), which every limit
+    of accounts counts on, as the guests' limits do."""
+    return client_key(request.client.host if request.client is not None else None)
+
+
+def rates(request: Request) -> RateLimits:
+    """The per-address HTTP limits the guests' routes apply (:class:`.edges.RateLimits`)."""
+    limits: RateLimits = request.app.state.rates
+    return limits
 
 
 def same_site(request: Request) -> None:
@@ -159,8 +168,10 @@ def _set_cookie(response: Response, request: Request, login: Login) -> Me:
 
 @changes.post("/api/accounts", status_code=201, tags=["accounts"])
 async def register(body: Credentials, request: Request, response: Response, service: Service) -> Me:
-    """Register an account and log it in (the reply sets the session cookie)."""
-    return _set_cookie(response, request, await service.register(body.username, body.password))
+    """Register an account and log it in (the reply sets the session cookie);
+    ``rate_limited`` over the address's sign-up quota."""
+    new = await service.register(body.username, body.password, address(request))
+    return _set_cookie(response, request, new)
 
 
 @changes.post("/api/session", tags=["accounts"])
@@ -186,16 +197,20 @@ async def me(account: Account) -> Me:
 
 @changes.put("/api/me/password", status_code=204, tags=["accounts"])
 async def change_password(
-    body: PasswordChange, account: Account, service: Service, session: SessionId = None
+    body: PasswordChange, request: Request, account: Account, service: Service, session: SessionId = None
 ) -> None:
-    """Change the password (the current one asked again); other sessions are logged out."""
-    await service.change_password(account, session or "", body.current, body.new)
+    """Change the password (the current one asked again, throttled as logins are); other
+    sessions are logged out."""
+    await service.change_password(account, session or "", body.current, body.new, address(request))
 
 
 @changes.delete("/api/me", status_code=204, tags=["accounts"])
-async def delete_me(body: Confirm, response: Response, account: Account, service: Service) -> None:
-    """Delete the account. Its games stay; its seats are shown as "Former player"."""
-    await service.delete(account, body.password)
+async def delete_me(
+    body: Confirm, request: Request, response: Response, account: Account, service: Service
+) -> None:
+    """Delete the account (the password asked again, throttled as logins are). Its games
+    stay; its seats are shown as "Former player"."""
+    await service.delete(account, body.password, address(request))
     response.delete_cookie(COOKIE, path="/")
 
 
@@ -241,7 +256,9 @@ async def create_game(spec: CreateGame, request: Request, account: Account, serv
     it. The reply's seat tokens still work for the websocket and other browsers."""
     from .app import seat_link  # the app imports this module: import its helper late
 
-    new = await service.create(account, spec, address(request))
+    client = address(request)
+    rates(request).create(client)
+    new = await service.create(account, spec, client)
     return Created(
         game=new.game,
         seats=[
@@ -254,10 +271,11 @@ async def create_game(spec: CreateGame, request: Request, account: Account, serv
 
 
 @changes.post("/api/me/games/{game_id}/seats/{seat}", tags=["my games"])
-async def join(game_id: str, seat: int, account: Account, service: Service) -> SeatPass:
+async def join(game_id: str, seat: int, request: Request, account: Account, service: Service) -> SeatPass:
     """Take an open seat for the account (named after it)."""
     from .app import seat_link
 
+    rates(request).create(address(request))
     token = await service.join(account, game_id, seat)
     return SeatPass(seat=seat, token=token, link=seat_link(game_id, seat, token))
 
@@ -271,15 +289,21 @@ async def game_view(game_id: str, account: Account, service: Service) -> dict[st
 
 
 @changes.post("/api/me/games/{game_id}/moves", tags=["my games"])
-async def move(game_id: str, body: ActRequest, account: Account, service: Service) -> ActionDone:
+async def move(
+    game_id: str, body: ActRequest, request: Request, account: Account, service: Service
+) -> ActionDone:
     """Play a move in a seat the account holds, against the game at ``version``."""
+    rates(request).action(address(request))
     action = await service.games.act(game_id, body.seat, service.proof(account), body.version, body.move)
     return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="move", move=action.move)
 
 
 @changes.post("/api/me/games/{game_id}/undo", tags=["my games"])
-async def undo(game_id: str, body: UndoRequest, account: Account, service: Service) -> ActionDone:
+async def undo(
+    game_id: str, body: UndoRequest, request: Request, account: Account, service: Service
+) -> ActionDone:
     """Take back the last action of a seat the account holds."""
+    rates(request).action(address(request))
     action = await service.games.undo(game_id, body.seat, service.proof(account), body.version)
     return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="undo")
 

@@ -53,7 +53,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..bots import LEVELS
 from .account_storage import AccountStore
-from .accounts import AccountService
+from .accounts import AccountService, SignupLimits
 from .accounts_routes import router as accounts_router
 from .bot_pool import BotPool
 from .broker import make_broker
@@ -205,12 +205,14 @@ def create_app(settings: Settings) -> FastAPI:
             store, make_broker(settings.redis), bots, settings.limits, sweep_seconds=settings.sweep_seconds
         )
         account_store = AccountStore(store.engine)
-        accounts = AccountService(account_store, service)  # issue 23
+        signups = SignupLimits(settings.limits.signups_per_hour, settings.limits.signups_per_day)
+        accounts = AccountService(account_store, service, signups=signups)  # issue 23
         social = SocialStore(store.engine)
         hub = Hub(service, settings.limits, social, accounts)
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
         _app.state.accounts = accounts
+        _app.state.rates = holder["runtime"].rates  # the account routes' per-address limits
         _app.state.social = Social(  # the daily challenge and rematches (issue 23 items 6-7)
             DailyService(social, service, account_store, settings.daily_formats),
             RematchService(social, service, hub.offer_rematch),

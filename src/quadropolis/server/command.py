@@ -142,6 +142,20 @@ def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
         f"(default {limits.creates_per_minute})",
     )
     p.add_argument(
+        "--signups-per-hour",
+        type=int,
+        default=limits.signups_per_hour,
+        metavar="N",
+        help=f"accounts one client address may create in any hour (default {limits.signups_per_hour})",
+    )
+    p.add_argument(
+        "--signups-per-day",
+        type=int,
+        default=limits.signups_per_day,
+        metavar="N",
+        help=f"accounts one client address may create in any day (default {limits.signups_per_day})",
+    )
+    p.add_argument(
         "--waiting-expiry",
         type=float,
         default=limits.waiting_expiry,
@@ -210,11 +224,14 @@ def settings_from(args: argparse.Namespace) -> Settings:
         args.creates_per_minute,
         args.review_budget,
         args.handshakes_per_address,
+        args.signups_per_hour,
+        args.signups_per_day,
     )
     if min(counts) < 1:
         raise ConfigError(
             "--bot-workers, --games-per-client, --actions-per-second, --creates-per-minute, "
-            "--review-budget and --handshakes-per-address must be at least 1"
+            "--review-budget, --handshakes-per-address, --signups-per-hour and --signups-per-day "
+            "must be at least 1"
         )
     if min(args.waiting_expiry, args.playing_expiry, args.header_timeout) <= 0:
         raise ConfigError("--waiting-expiry, --playing-expiry and --header-timeout must be positive")
@@ -248,6 +265,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         expiry_check=min(EXPIRY_CHECK, args.waiting_expiry / 10, args.playing_expiry / 10),
         clock_scale=args.clock_scale,
         handshakes_per_address=args.handshakes_per_address,
+        signups_per_hour=args.signups_per_hour,
+        signups_per_day=args.signups_per_day,
     )
     return Settings(
         database=database,

@@ -143,8 +143,8 @@ HISTORY_GAMES: Final = 5
 @dataclass(frozen=True, slots=True)
 class AccountFacts:
     """What the Sybil rule reads of an account at a rated table: the client key (an IPv6
-    address's /64) it signed up from (``""``: unknown, an account older than the rule), and
-    how many rated games it had already played."""
+    address's /64) it signed up from (``unknown:ID`` for an account older than the sign-up
+    records: equal to no other), and how many rated games it had already played."""
 
     signup_key: str
     rated_games: int
@@ -157,5 +157,5 @@ def may_rate_each_other(facts: Collection[AccountFacts]) -> bool:
     is unrated for everyone at it (two accounts of one person would trade points)."""
     if len(facts) < 2:
         return True
-    keys = [f.signup_key for f in facts if f.signup_key]
+    keys = [f.signup_key for f in facts]
     return len(set(keys)) == len(keys) and all(f.rated_games >= HISTORY_GAMES for f in facts)

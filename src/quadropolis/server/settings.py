@@ -81,7 +81,10 @@ class Limits:
       may have in unfinished games at once; the levels' budgets are fixed
       (:data:`quadropolis.bots.LEVELS`);
     - table chat: ``chat_per_minute`` lines per connection on average, ``chat_burst`` at once
-      (over it: ``rate_limited``, the line is dropped).
+      (over it: ``rate_limited``, the line is dropped);
+    - accounts: ``signups_per_hour`` and ``signups_per_day`` accounts created from one client
+      address (counted in the database, across server processes; over it: ``rate_limited``,
+      429 with ``Retry-After``).
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -113,6 +116,8 @@ class Limits:
     chat_per_minute: float = 20.0
     chat_burst: int = 5
     clock_scale: float = 1.0
+    signups_per_hour: int = 3
+    signups_per_day: int = 10
 
 
 @dataclass(frozen=True, slots=True)
