@@ -12,18 +12,29 @@ from pathlib import Path
 
 import pytest
 from server_helpers import database
-from sqlalchemy import text
+from sqlalchemy import MetaData, select, text
+from sqlalchemy.engine import Engine
 
 from quadropolis import GameConfig, legal_moves, new_game
 from quadropolis.outcome import Outcome, outcome
 from quadropolis.record import result_json
 from quadropolis.rules import apply_unchecked
 from quadropolis.server.account_storage import AccountStore
-from quadropolis.server.data import OVER, PLAYING, ActionData, GameData, SeatData
+from quadropolis.server.data import MIN_OWN_MOVES, OVER, PLAYING, ActionData, GameData, SeatData
 from quadropolis.server.game import LiveGame
-from quadropolis.server.migrations import current, upgrade
+from quadropolis.server.migrations import upgrade
 from quadropolis.server.rating_storage import RatingStore
-from quadropolis.server.ratings import INITIAL_MU, INITIAL_SIGMA, Entrant, Rating, entrants, rate
+from quadropolis.server.ratings import (
+    INITIAL_MU,
+    INITIAL_SIGMA,
+    Entrant,
+    Rating,
+    SeatPlay,
+    entrants,
+    rate,
+    rated_places,
+    seat_plays,
+)
 from quadropolis.server.storage import Store
 from quadropolis.tiles import Mode
 
@@ -87,18 +98,34 @@ def rebuilt(store: Store, game_id: str) -> Outcome:
     return result
 
 
-def test_upgrading_from_the_previous_version_keeps_games_and_settles_them_after(url: str) -> None:
-    store = Store(url)
+def copy_game(source: Engine, target: Engine) -> None:
+    """Copy the games, seats and actions of ``source`` into ``target``, whose schema may be
+    older: only the columns ``target`` has (so a game is stored as the older server did)."""
+    tables = ("games", "seats", "actions")
+    old, new = MetaData(), MetaData()
+    old.reflect(target, only=tables)
+    new.reflect(source, only=tables)
+    with source.connect() as src, target.begin() as dst:
+        for name in tables:
+            columns = [new.tables[name].c[c.name] for c in old.tables[name].c]
+            rows = [dict(r._mapping) for r in src.execute(select(*columns))]
+            dst.execute(old.tables[name].insert(), rows)
+
+
+def test_upgrading_from_the_previous_version_keeps_games_and_settles_them_after(
+    url: str, tmp_path: Path
+) -> None:
+    store, played = Store(url), Store(f"sqlite:///{tmp_path / 'played.sqlite3'}")
     try:
         upgrade(store.engine, PREVIOUS)
+        played.upgrade()
+        finished_game(played, "old", (("human", None), ("bot", "easy")))
+        copy_game(played.engine, store.engine)
         accounts = AccountStore(store.engine)
         alice = accounts.insert_account("Alice", "hash", 1.0)
-        finished_game(store, "old", (("human", None), ("bot", "easy")))
         accounts.link_seats(alice.id, "old", [0])
-        before = store.load("old")
         store.upgrade()
-        assert current(store.engine) == "0008"
-        assert store.load("old") == before
+        assert store.load("old") == played.load("old")
         ratings = RatingStore(store.engine)
         assert ratings.unsettled(10) == ["old"]
         assert ratings.settle("old", rebuilt(store, "old"), 9.0)
@@ -107,6 +134,7 @@ def test_upgrading_from_the_previous_version_keeps_games_and_settles_them_after(
         assert ratings.ratings_of(alice.id)["classic"].games == 1
     finally:
         store.close()
+        played.close()
 
 
 def test_a_game_is_settled_once(store: Store) -> None:
@@ -216,21 +244,50 @@ def test_unrated_games_keep_their_results_without_ratings(store: Store) -> None:
 CLASSIC = {"mode": "classic", "players": 2, "seed": 99}
 
 
+#: Two seats, each with its person's first moves played.
+PLAYED = (SeatPlay(MIN_OWN_MOVES), SeatPlay(MIN_OWN_MOVES))
+
+
 def test_which_games_are_rated() -> None:
     human, easy = ("human", None), ("bot", "easy")
-    assert entrants(CLASSIC, OVER, [human, easy], {0}, {0: 7}) == (Entrant(account=7), Entrant(bot="easy"))
-    assert entrants(CLASSIC, "abandoned", [human, easy], {0}, {0: 7}) is None  # no result
-    assert entrants(CLASSIC, OVER, [human, human], {0, 1}, {0: 7}) is None  # a guest
-    assert entrants(CLASSIC, OVER, [human, human], {0, 1}, {0: 7, 1: 7}) is None  # hotseat
-    assert entrants(CLASSIC, OVER, [easy, easy], set(), {}) is None  # bots alone
+    assert entrants(CLASSIC, OVER, [human, easy], {0}, {0: 7}, PLAYED) == (
+        Entrant(account=7),
+        Entrant(bot="easy"),
+    )
+    assert entrants(CLASSIC, "abandoned", [human, easy], {0}, {0: 7}, PLAYED) is None  # no result
+    assert entrants(CLASSIC, OVER, [human, human], {0, 1}, {0: 7}, PLAYED) is None  # a guest
+    assert entrants(CLASSIC, OVER, [human, human], {0, 1}, {0: 7, 1: 7}, PLAYED) is None  # hotseat
+    assert entrants(CLASSIC, OVER, [easy, easy], set(), {}, PLAYED) is None  # bots alone
     # A guest who resigned: a bot finished a seat where a person had moved.
-    assert entrants(CLASSIC, OVER, [human, easy], {0, 1}, {0: 7}) is None
+    assert entrants(CLASSIC, OVER, [human, easy], {0, 1}, {0: 7}, PLAYED) is None
     # An account that resigned keeps its seat's result.
-    assert entrants(CLASSIC, OVER, [easy, easy], {0}, {0: 7}) == (Entrant(account=7), Entrant(bot="easy"))
+    assert entrants(CLASSIC, OVER, [easy, easy], {0}, {0: 7}, PLAYED) == (
+        Entrant(account=7),
+        Entrant(bot="easy"),
+    )
     variant = {**CLASSIC, "variants": {"all_parks_absorb": True}}
-    assert entrants(variant, OVER, [human, easy], {0}, {0: 7}) is None
+    assert entrants(variant, OVER, [human, easy], {0}, {0: 7}, PLAYED) is None
     guided = {**CLASSIC, "seed": 1}
-    assert entrants(guided, OVER, [human, easy], {0}, {0: 7}) is None
+    assert entrants(guided, OVER, [human, easy], {0}, {0: 7}, PLAYED) is None
+
+
+def test_an_account_that_did_not_play_its_first_moves_is_not_rated() -> None:
+    human, easy = ("human", None), ("bot", "easy")
+    few = (SeatPlay(MIN_OWN_MOVES - 1), SeatPlay(0))
+    assert entrants(CLASSIC, OVER, [human, easy], {0}, {0: 7}, few) is None
+    # A seat the takeover bot played throughout: no move of the account's own.
+    assert entrants(CLASSIC, OVER, [human, easy], set(), {0: 7}, (SeatPlay(0, left=True), SeatPlay())) is None
+
+
+def test_how_seats_were_played_and_the_places_rated() -> None:
+    moves = [(0, "player"), (1, "bot"), (0, "player"), (1, "bot"), (0, "takeover"), (2, "player")]
+    plays = seat_plays(moves, 3)
+    assert plays == (SeatPlay(2, True, 2), SeatPlay(0, False, -1), SeatPlay(1, False, 5))
+    first = Outcome(outcome(new_game(GameConfig(players=3, seed=5))).scores, (0, 1, 2))
+    # A tie at the start: the seat finished by the takeover bot is placed last.
+    assert rated_places(first, plays) == (3, 1, 1)
+    resigned = Outcome(first.scores, (1,), (1,))  # seat 1 resigned: lowest; the leaver above it
+    assert rated_places(resigned, plays) == (2, 3, 1)
 
 
 def test_places_decide_and_ties_share() -> None:

@@ -8,6 +8,7 @@ persistence layer (``tests/project/test_layout.py`` checks it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -16,12 +17,18 @@ WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 OVER: Final = "over"
 #: The ends of a game that has no result: cancelled by its creator while waiting, expired
-#: (no one acted for too long: :mod:`.lifecycle`), abandoned (every person resigned).
+#: (no one acted for too long before its players made their first moves), abandoned (every
+#: person resigned: games of earlier versions only; a resignation now ends a game ``over``).
 CANCELLED: Final = "cancelled"
 EXPIRED: Final = "expired"
 ABANDONED: Final = "abandoned"
 #: Every status after which nothing more happens in a game.
 ENDED: Final = frozenset({OVER, CANCELLED, EXPIRED, ABANDONED})
+#: The moves of its own (played by its person, in effect) a seat needs before its game
+#: counts: with fewer, a game idle too long is aborted (``expired``, unrated) rather than
+#: lost by the seat to move, and a game where an account seat has fewer is unrated (two
+#: turns of take and build: lichess aborts a game before each side has moved).
+MIN_OWN_MOVES: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +36,8 @@ class SeatData:
     """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
     token (``None`` while a human seat is open), when its player was last seen, and whether
     the game's creator took it (``host``: its token may cancel the game while it waits; kept
-    when the creator resigns it to a bot)."""
+    when the creator resigns it to a bot), and when its player forfeited (resigned, or timed
+    out: ``None`` if not)."""
 
     seat: int
     kind: str
@@ -38,6 +46,7 @@ class SeatData:
     token_hash: bytes | None
     last_seen: float | None
     host: bool = False
+    forfeited_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +61,18 @@ class ActionData:
     undone: int | None
     actor: str
     created_at: float
+
+
+def moves_in_effect(actions: Iterable[ActionData]) -> list[ActionData]:
+    """The moves of a game's log (in version order) that are in effect: each undo takes
+    back the last ``undone`` moves."""
+    moves: list[ActionData] = []
+    for action in actions:
+        if action.kind == "move":
+            moves.append(action)
+        elif action.kind == "undo" and action.undone:
+            del moves[len(moves) - action.undone :]
+    return moves
 
 
 #: An action waiting to be stored: (game, action, its result if it ends the game, the next

@@ -43,8 +43,8 @@ from ..outcome import Outcome
 
 # The module, not its names: storage imports both table modules, in either order.
 from . import account_storage as acc
-from .data import OVER
-from .ratings import Entrant, Rating, entrants, rate
+from .data import OVER, ActionData, moves_in_effect
+from .ratings import Entrant, Rating, SeatPlay, entrants, rate, rated_places, seat_plays
 from .storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
@@ -247,9 +247,10 @@ class RatingStore:
             )
             for i, sc in enumerate(result.scores)
         )
-        who = _entrants(s, game)
+        plays = _plays(s, game)
+        who = _entrants(s, game, plays)
         if who is not None:
-            _rate(s, game_id, str(game.config["mode"]), who, ranks, now)
+            _rate(s, game_id, str(game.config["mode"]), who, rated_places(result, plays), now)
             s.execute(update(SettledGameRow).where(SettledGameRow.game_id == game_id).values(rated=True))
         return True
 
@@ -342,27 +343,43 @@ class RatingStore:
             ]
 
 
-def _entrants(s: Session, game: GameRow) -> tuple[Entrant, ...] | None:
+def _entrants(s: Session, game: GameRow, plays: Sequence[SeatPlay]) -> tuple[Entrant, ...] | None:
     """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
     seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
-    held = {
-        seat: account
-        for seat, account in s.execute(
-            select(acc.AccountSeatRow.seat, acc.AccountSeatRow.account_id).where(
-                acc.AccountSeatRow.game_id == game.id
-            )
-        )
-    }
     moved = s.scalars(
         select(ActionRow.seat).where(ActionRow.game_id == game.id, ActionRow.actor == "player").distinct()
     )
-    return entrants(game.config, game.status, [(r.kind, r.level) for r in seats], set(moved), held)
+    return entrants(
+        game.config, game.status, [(r.kind, r.level) for r in seats], set(moved), _held(s, game.id), plays
+    )
+
+
+def _held(s: Session, game_id: str) -> dict[int, int]:
+    """Each seat of ``game_id`` an account holds, to the account: the one read of seat
+    holders that settling makes."""
+    return {
+        seat: account
+        for seat, account in s.execute(
+            select(acc.AccountSeatRow.seat, acc.AccountSeatRow.account_id).where(
+                acc.AccountSeatRow.game_id == game_id
+            )
+        )
+    }
+
+
+def _plays(s: Session, game: GameRow) -> tuple[SeatPlay, ...]:
+    """How each seat of ``game`` was played (:func:`~.ratings.seat_plays`), from its log."""
+    log = s.scalars(select(ActionRow).where(ActionRow.game_id == game.id).order_by(ActionRow.version))
+    moves = moves_in_effect(
+        ActionData(a.version, a.seat, a.kind, a.move, a.undone, a.actor, a.created_at) for a in log
+    )
+    return seat_plays([(m.seat, m.actor) for m in moves], int(game.config["players"]))
 
 
 def _rate(
     s: Session, game_id: str, mode: str, who: tuple[Entrant, ...], ranks: tuple[int, ...], now: float
 ) -> None:
-    """Update the ratings of ``who`` (one per seat) by the game's places, and keep each seat's
+    """Update the ratings of ``who`` (one per seat) by their rated places, and keep each seat's
     change. Rows are written in one fixed order (accounts by id, then bot levels), so two
     games settled at once on PostgreSQL wait for each other instead of deadlocking."""
     order = sorted(set(who), key=lambda e: (e.account is None, e.account or 0, e.bot or ""))
