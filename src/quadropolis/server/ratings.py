@@ -42,6 +42,7 @@ from openskill.models import PlackettLuce
 
 from ..bots import LEVELS
 from ..outcome import Outcome, places, rank_key
+from .clocks import CLOCK_ACTOR
 from .data import MIN_OWN_MOVES, OVER
 
 #: The modes rated apart.
@@ -81,7 +82,7 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 #: The actors of a bot's move for an absent person (:mod:`.service`): takeover and clock.
-FOR_ABSENT: Final = frozenset({"takeover", "clock"})
+FOR_ABSENT: Final = frozenset({"takeover", CLOCK_ACTOR})
 
 
 @dataclass(frozen=True, slots=True)
