@@ -6,6 +6,7 @@ the terminal, the arena, the bots and the browser display what it computes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -17,7 +18,8 @@ from .scoring import CityScore, score_city
 from .state import GameState
 
 #: R13's criteria in order, as ``Outcome.decided_by`` names them; ``"shared"`` when a tie
-#: survives all three and the victory is shared.
+#: survives all three and the victory is shared; ``"forfeit"`` when at most one seat did not
+#: forfeit (see :func:`places`).
 TIE_BREAKERS: Final = ("score", "inhabitants_placed", "empty_squares")
 
 
@@ -27,25 +29,40 @@ def rank_key(score: CityScore) -> tuple[int, int, int]:
     return (score.total, score.inhabitants_placed, -score.empty_squares)
 
 
-def places(keys: list[tuple[int, int, int]]) -> tuple[int, ...]:
-    """Each seat's place from its :func:`rank_key`, 1 for the best: equal keys share a place
-    and the next place is skipped (1, 1, 3)."""
+def places(keys: Sequence[tuple[int, int, int]], forfeits: Sequence[int] = ()) -> tuple[int, ...]:
+    """Each seat's place, 1 for the best: the one ranking of a game's seats (the server, the
+    ratings, the daily leaderboard and the end screen all read it).
+
+    Seats that did not forfeit come first, by their :func:`rank_key` (R13): equal keys share
+    a place and the next place is skipped (1, 1, 3). The seats of ``forfeits`` (in the order
+    they forfeited: resigned, or timed out) come after them, whatever their cities: the
+    earliest forfeit takes the last place, a later one the place above it."""
+    placed = iter(_r13_places([k for seat, k in enumerate(keys) if seat not in forfeits]))
+    ranks = [0 if seat in forfeits else next(placed) for seat in range(len(keys))]
+    for i, seat in enumerate(forfeits):
+        ranks[seat] = len(keys) - i
+    return tuple(ranks)
+
+
+def _r13_places(keys: Sequence[tuple[int, int, int]]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
 
 
-def result_places(result: dict[str, Any]) -> tuple[int, ...]:
-    """The R13 places of a stored result (``record.result_json``'s ``scores``,
-    ``inhabitants_placed`` and ``empty_squares``, one per seat)."""
+def result_places(result: Mapping[str, Any]) -> tuple[int, ...]:
+    """The places (:func:`places`) of a stored result (``record.result_json``'s ``scores``,
+    ``inhabitants_placed``, ``empty_squares``, one per seat, and ``forfeits`` if any)."""
     keys = zip(result["scores"], result["inhabitants_placed"], result["empty_squares"], strict=True)
-    return places([(vp, inhabitants, -empty) for vp, inhabitants, empty in keys])
+    return places([(vp, inhabitants, -empty) for vp, inhabitants, empty in keys], result.get("forfeits", ()))
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Per-player optimal score sheets (R12) and the winner(s) (R13)."""
+    """Per-player optimal score sheets (R12), the winner(s) (R13) and the seats that
+    forfeited, in the order they did (:func:`places`)."""
 
     scores: tuple[CityScore, ...]
     winners: tuple[int, ...]
+    forfeits: tuple[int, ...] = ()
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -57,9 +74,10 @@ class Outcome:
 
     @property
     def ranks(self) -> tuple[int, ...]:
-        """Each seat's place by R13, 1 for the winner(s): players equal on all three criteria
-        share a place and the next place is skipped (1, 1, 3)."""
-        return places([rank_key(s) for s in self.scores])
+        """Each seat's place (:func:`places`), 1 for the winner(s): by R13, players equal on
+        all three criteria share a place and the next place is skipped (1, 1, 3); the seats
+        that forfeited last."""
+        return places([rank_key(s) for s in self.scores], self.forfeits)
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -69,9 +87,12 @@ class Outcome:
 
     @property
     def decided_by(self) -> str:
-        """The R13 criterion that settled the winner: the first of :data:`TIE_BREAKERS` on
-        which exactly one player is best among those tied so far, else ``"shared"``."""
-        keys = [rank_key(s) for s in self.scores]
+        """The R13 criterion that settled the winner among the seats that did not forfeit: the
+        first of :data:`TIE_BREAKERS` on which exactly one of them is best among those tied so
+        far, else ``"shared"``; ``"forfeit"`` when at most one seat did not forfeit."""
+        keys = [rank_key(s) for p, s in enumerate(self.scores) if p not in self.forfeits]
+        if self.forfeits and len(keys) <= 1:
+            return "forfeit"
         best = max(keys)
         for depth, name in enumerate(TIE_BREAKERS, 1):
             if sum(1 for k in keys if k[:depth] == best[:depth]) == 1:
@@ -79,7 +100,7 @@ class Outcome:
         return "shared"
 
     def to_json(self, geometry: Any) -> dict[str, Any]:
-        return {
+        out = {
             "scores": list(self.totals),
             "winners": list(self.winners),
             "ranks": list(self.ranks),
@@ -90,6 +111,9 @@ class Outcome:
             ],
             "players": [s.to_json(geometry) for s in self.scores],
         }
+        if self.forfeits:
+            out["forfeits"] = list(self.forfeits)
+        return out
 
 
 def projected_score(state: GameState, player: int) -> CityScore:
@@ -151,14 +175,20 @@ def fed_scores_after(state: GameState, player: int | None = None) -> list[tuple[
     return out
 
 
-def outcome(state: GameState) -> Outcome:
-    """Score every city optimally and rank the players (R12, R13). Works mid-game too, as a
-    projection; ties on every tie-breaker share the victory."""
-    return outcome_of(tuple(projected_score(state, p) for p in range(state.config.players)))
+def outcome(state: GameState, forfeits: Sequence[int] = ()) -> Outcome:
+    """Score every city optimally and rank the players (R12, R13). Works mid-game too: as a
+    projection, or as the result of a game ended early by ``forfeits`` (the seats that
+    forfeited, in order: :func:`places`), its cities scored as they stand; ties on every
+    tie-breaker share the victory."""
+    return outcome_of(tuple(projected_score(state, p) for p in range(state.config.players)), forfeits)
 
 
-def outcome_of(scores: tuple[CityScore, ...]) -> Outcome:
-    """The outcome of cities already scored (one per seat): the winners by R13."""
+def outcome_of(scores: tuple[CityScore, ...], forfeits: Sequence[int] = ()) -> Outcome:
+    """The outcome of cities already scored (one per seat): the winners are the seats in
+    first place (:func:`places`; by R13 when no seat forfeited)."""
+    if forfeits:
+        ranks = places([rank_key(s) for s in scores], forfeits)
+        return Outcome(scores, tuple([p for p, r in enumerate(ranks) if r == 1]), tuple(forfeits))
     keys = [rank_key(s) for s in scores]
     best = max(keys)
     # A list comprehension builds the tuple faster than a generator (every game's outcome).
@@ -172,7 +202,9 @@ __all__ = [
     "fed_scores_after",
     "outcome",
     "outcome_of",
+    "places",
     "projected_score",
     "rank_key",
+    "result_places",
     "scores_after",
 ]

@@ -102,22 +102,33 @@ class GameRecord:
 
 
 def result_json(out: Outcome) -> dict[str, Any]:
-    """The part of an outcome a record keeps: totals, winners and tie-break values."""
-    return {
+    """The part of an outcome a record keeps: totals, winners and tie-break values, and the
+    seats that forfeited (``forfeits``, in the order they did; only when some did)."""
+    result: dict[str, Any] = {
         "scores": list(out.totals),
         "winners": list(out.winners),
         "inhabitants_placed": [s.inhabitants_placed for s in out.scores],
         "empty_squares": [s.empty_squares for s in out.scores],
     }
+    if out.forfeits:
+        result["forfeits"] = list(out.forfeits)
+    return result
 
 
-#: The fields of a record's result: one whole number per seat, except ``winners``.
-RESULT_FIELDS: Final = ("scores", "winners", "inhabitants_placed", "empty_squares")
+#: The fields of a record's result: one whole number per seat, except ``winners`` and
+#: ``forfeits`` (seats).
+RESULT_FIELDS: Final = ("scores", "winners", "inhabitants_placed", "empty_squares", "forfeits")
+
+
+def result_forfeits(result: Mapping[str, Any] | None) -> tuple[int, ...]:
+    """The seats that forfeited, in order, of a checked result (none without a result)."""
+    return () if result is None else tuple(result.get("forfeits", ()))
 
 
 def _check_result(result: Any, players: int) -> None:
-    """A result as :func:`result_json` writes it: any of its four fields, each a list of
-    whole numbers, one per seat (``winners``: 1 to ``players`` distinct seats)."""
+    """A result as :func:`result_json` writes it: any of its fields, each a list of whole
+    numbers, one per seat (``winners``: 1 to ``players`` distinct seats; ``forfeits``: up
+    to ``players`` distinct seats)."""
     if not isinstance(result, Mapping):
         raise RecordError(f"record: 'result' must be an object, got {quote(result)}")
     unknown = set(result) - set(RESULT_FIELDS)
@@ -128,11 +139,15 @@ def _check_result(result: Any, players: int) -> None:
             continue
         v = result[key]
         ints = isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
-        if key == "winners":
+        if key in ("winners", "forfeits"):
+            least = 1 if key == "winners" else 0
             ok = (
-                ints and 1 <= len(v) <= players and len(set(v)) == len(v) and all(0 <= x < players for x in v)
+                ints
+                and least <= len(v) <= players
+                and len(set(v)) == len(v)
+                and all(0 <= x < players for x in v)
             )
-            what = f"a list of 1 to {players} distinct seats (0-{players - 1})"
+            what = f"a list of {least} to {players} distinct seats (0-{players - 1})"
         else:
             ok = ints and len(v) == players and all(abs(x) <= _RESULT_MAX for x in v)
             what = f"a list of {players} whole numbers, one per seat"
@@ -149,7 +164,8 @@ def replay(record: GameRecord, *, check_result: bool = True) -> GameState:
 
     Raises :class:`RecordError` naming the move number (1-based), the move and the reason
     for the first move that does not parse or is illegal, or when the recorded result
-    disagrees with the replayed one."""
+    disagrees with the replayed one. A result with ``forfeits`` may end before the game's
+    end (a resignation or a timeout ended it): its cities are scored as they stand."""
     state = new_game(record.config)
     for i, text in enumerate(record.moves, 1):
         try:
@@ -161,9 +177,13 @@ def replay(record: GameRecord, *, check_result: bool = True) -> GameState:
             raise RecordError(f"move {i} ({move}): illegal: {reason}")
         apply_unchecked(state, move)
     if check_result and record.result is not None:
-        if not state.is_over:
-            raise RecordError(f"record has a result but the game is not over after {len(record.moves)} moves")
-        got = result_json(outcome(state))
+        forfeits = result_forfeits(record.result)
+        if not state.is_over and not forfeits:
+            raise RecordError(
+                "record has a result without forfeits but the game is not over after "
+                f"{len(record.moves)} moves"
+            )
+        got = result_json(outcome(state, forfeits))
         for key, value in got.items():
             if key in record.result and record.result[key] != value:
                 raise RecordError(

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from quadropolis import GameConfig, Mode, apply, legal_moves, new_game
 from quadropolis.buildings import BuildingType as BT
 from quadropolis.city import Building
+from quadropolis.errors import RecordError
 from quadropolis.moves import Discard
-from quadropolis.outcome import Outcome, fed_score, fed_scores_after, outcome, projected_score, scores_after
+from quadropolis.outcome import (
+    Outcome,
+    fed_score,
+    fed_scores_after,
+    outcome,
+    places,
+    projected_score,
+    result_places,
+    scores_after,
+)
 from quadropolis.phases import PLACE
+from quadropolis.record import FORMAT, GameRecord, replay, result_json
 from quadropolis.rules import apply_unchecked
 from quadropolis.scoring import CityScore, Placement
 
@@ -107,3 +120,40 @@ def test_fed_score_is_never_below_the_projection_and_discard_keeps_it() -> None:
             moves = legal_moves(state)
             apply_unchecked(state, moves[int(rng.random() * len(moves))])
     assert checked > 100
+
+
+def test_forfeits_are_placed_last_the_earliest_lowest() -> None:
+    keys = [(5, 0, 0), (3, 0, 0), (9, 0, 0), (3, 0, 0)]
+    assert places(keys) == (2, 3, 1, 3)
+    # Seat 2 resigned first, then seat 0: the others ranked by R13 above them.
+    assert places(keys, (2, 0)) == (3, 1, 4, 1)
+    assert result_places({"scores": [5, 9], "inhabitants_placed": [0, 0], "empty_squares": [0, 0]}) == (2, 1)
+    assert result_places(
+        {"scores": [5, 9], "inhabitants_placed": [0, 0], "empty_squares": [0, 0], "forfeits": [1]}
+    ) == (1, 2)
+
+
+def test_a_record_ended_by_a_forfeit_replays_and_a_wrong_one_is_refused() -> None:
+    config = GameConfig(players=2, seed=3)
+    state = new_game(config)
+    moves = []
+    for _ in range(6):
+        move = legal_moves(state)[0]
+        moves.append(str(move))
+        apply_unchecked(state, move)
+    ended = outcome(state, (0,))
+    assert ended.winners == (1,) and ended.ranks == (2, 1) and ended.decided_by == "forfeit"
+    record = GameRecord.from_json(
+        {"format": FORMAT, "config": config.to_json(), "moves": moves, "result": result_json(ended)}
+    )
+    assert record.result is not None and record.result["forfeits"] == [0]
+    assert replay(record).to_json() == state.to_json()
+    wrong_winner = GameRecord(config, tuple(moves), {**result_json(ended), "winners": [0]})
+    with pytest.raises(RecordError, match="winners"):
+        replay(wrong_winner)
+    without = {k: v for k, v in result_json(ended).items() if k != "forfeits"}
+    with pytest.raises(RecordError, match="not over"):
+        replay(GameRecord(config, tuple(moves), without))
+    for bad in ([2], [0, 0], "0", [True]):
+        with pytest.raises(RecordError, match="forfeits"):
+            GameRecord(config, tuple(moves), {**without, "forfeits": bad})

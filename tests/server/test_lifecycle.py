@@ -1,6 +1,6 @@
 """A game's life cycle against a real server process (issue 21 item 5): a waiting game is
-cancelled by its creator or left by a player, a running game is resigned (a bot plays the
-seat, or the game is abandoned when no person is left), idle games expire from the lobby and
+cancelled by its creator or left by a player, a running game is resigned (a forfeit: the
+game of two ends, a bot plays the seat of a larger one), idle games expire from the lobby and
 from the quota, nothing is replayed at start-up, and a database of the previous schema is
 upgraded without losing a game."""
 
@@ -68,44 +68,51 @@ def test_a_player_leaves_a_waiting_game_and_the_seat_opens_again(http: httpx.Cli
     assert http.post(f"/api/games/{game}/seats/1", json={"name": "Cy"}).status_code == 200
 
 
-def test_resigning_hands_the_seat_to_a_bot_and_the_game_ends_normally(
+def test_resigning_a_game_of_two_ends_it_at_once_and_the_other_player_wins(
     http: httpx.Client, server: Server
 ) -> None:
     data = create(http, players=2, name="Ann")
     game, ann = data["game"], data["seats"][0]["token"]
     bob = http.post(f"/api/games/{game}/seats/1", json={"name": "Bob"}).json()["token"]
+    watcher = Client(server.ws_url(game), [ann])
     r = http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(bob))
-    assert r.status_code == 200 and r.json()["status"] == "playing"
-    view = http.get(f"/api/games/{game}").json()
-    assert view["seats"][1]["kind"] == "bot" and view["seats"][1]["level"] == "easy"  # no takeover: weakest
+    assert r.status_code == 200 and r.json()["status"] == "over"
+    view = watcher.until(lambda v: v["status"] == "over", timeout=10)
+    watcher.close()
+    assert view["result"]["winners"] == [0] and view["result"]["forfeits"] == [1]
+    assert view["result"]["ranks"] == [1, 2] and view["result"]["decided_by"] == "forfeit"
+    assert view["seats"][1]["forfeited"] and not view["seats"][0]["forfeited"]
     error_of(http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(bob)), 403, "forbidden")
-    c = Client(server.ws_url(game), [ann])
-    while c.view["status"] != "over":  # Ann plays on; the bot answers for Bob
-        c.until(lambda v: v["status"] == "over" or v["to_move"] == 0, timeout=60)
-        if c.view["status"] == "playing":
-            c.move(0, c.view["legal_moves"][0])
-    c.close()
     record = http.get(f"/api/games/{game}/record").json()
-    assert record["seats"] == ["human:Ann", "easy"]
-    assert record["result"] is not None
+    assert record["seats"] == ["human:Ann", "easy"]  # no takeover: the weakest level took the seat
+    assert record["moves"] == [] and record["result"]["forfeits"] == [1]
+    replayed = http.post("/api/replay", json={"record": record, "at": 0}).json()
+    assert replayed["view"]["status"] == "over" and replayed["view"]["result"]["winners"] == [0]
 
 
-def test_a_takeover_table_hands_a_resigned_seat_to_its_takeover_level(http: httpx.Client) -> None:
-    data = create(http, players=2, name="Ann", takeover_after=600, takeover_level="medium")
+def test_with_three_players_a_resigner_is_last_and_the_others_play_on(http: httpx.Client) -> None:
+    data = create(http, players=3, name="Ann", takeover_after=600, takeover_level="medium")
     game = data["game"]
     bob = http.post(f"/api/games/{game}/seats/1", json={"name": "Bob"}).json()["token"]
-    http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(bob)).raise_for_status()
-    assert http.get(f"/api/games/{game}").json()["seats"][1]["level"] == "medium"
-
-
-def test_when_every_person_resigns_the_game_is_abandoned(http: httpx.Client) -> None:
-    game, tokens = hotseat(http)
-    r = http.post(f"/api/games/{game}/resign", json={"seat": 0}, headers=bearer(tokens[0]))
+    http.post(f"/api/games/{game}/seats/2", json={"name": "Cy"}).raise_for_status()
+    r = http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(bob))
     assert r.json()["status"] == "playing"
+    view = http.get(f"/api/games/{game}").json()
+    assert view["seats"][1]["level"] == "medium" and view["seats"][1]["forfeited"]  # the takeover level
+
+
+def test_when_the_last_person_resigns_the_game_ends_with_the_resigners_last(http: httpx.Client) -> None:
+    game, tokens = hotseat(http, players=3)
+    r = http.post(f"/api/games/{game}/resign", json={"seat": 2}, headers=bearer(tokens[2]))
+    assert r.json()["status"] == "playing"
+    r = http.post(f"/api/games/{game}/resign", json={"seat": 0}, headers=bearer(tokens[0]))
+    assert r.json()["status"] == "playing"  # seat 1 is still a person's
     r = http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(tokens[1]))
-    assert r.json()["status"] == "abandoned"
-    assert http.get(f"/api/games/{game}").json()["status"] == "abandoned"
-    error_of(http.get(f"/api/games/{game}/record"), 409, "not_over")  # no result: the seed stays secret
+    assert r.json()["status"] == "over"
+    result = http.get(f"/api/games/{game}").json()["result"]
+    # The earliest resigner is last, the latest first: no one played on.
+    assert result["forfeits"] == [2, 0, 1] and result["ranks"] == [2, 1, 3]
+    assert http.get(f"/api/games/{game}/record").json()["result"]["forfeits"] == [2, 0, 1]
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

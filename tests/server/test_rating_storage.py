@@ -22,11 +22,23 @@ from quadropolis.outcome import Outcome, outcome
 from quadropolis.record import result_json
 from quadropolis.rules import apply_unchecked
 from quadropolis.server.account_storage import AccountStore
-from quadropolis.server.data import OVER, PLAYING, ActionData, GameData, SeatData
+from quadropolis.server.data import MIN_OWN_MOVES, OVER, PLAYING, ActionData, GameData, SeatData
 from quadropolis.server.game import LiveGame
 from quadropolis.server.migrations import config, current
 from quadropolis.server.rating_storage import RatingStore
-from quadropolis.server.ratings import INITIAL_MU, INITIAL_SIGMA, Entrant, Rating, entrants, rate
+from quadropolis.server.ratings import (
+    HISTORY_GAMES,
+    INITIAL_MU,
+    INITIAL_SIGMA,
+    AccountFacts,
+    Entrant,
+    Rating,
+    SeatPlay,
+    entrants,
+    rate,
+    rated_places,
+    seat_plays,
+)
 from quadropolis.server.storage import Store
 from quadropolis.tiles import Mode
 
@@ -232,21 +244,68 @@ def test_unrated_games_keep_their_results_without_ratings(store: Store) -> None:
 CLASSIC = {"mode": "classic", "players": 2, "seed": 99}
 
 
+#: Two seats, each with its person's first moves played.
+PLAYED = (SeatPlay(MIN_OWN_MOVES), SeatPlay(MIN_OWN_MOVES))
+
+
+def person(seat: int, account: int | None = None) -> SeatData:
+    return SeatData(seat, "human", None, f"P{seat}", None, None, account=account)
+
+
+def easy(seat: int, account: int | None = None) -> SeatData:
+    return SeatData(seat, "bot", "easy", "Bot (easy)", None, None, account=account)
+
+
+#: What the Sybil rule reads of accounts 7 and 8: signed up apart, with history.
+FACTS = {7: AccountFacts("10.0.0.7", HISTORY_GAMES), 8: AccountFacts("10.0.0.8", HISTORY_GAMES)}
+
+
 def test_which_games_are_rated() -> None:
-    human, easy = ("human", None), ("bot", "easy")
-    assert entrants(CLASSIC, OVER, [human, easy], {0}, {0: 7}) == (Entrant(account=7), Entrant(bot="easy"))
-    assert entrants(CLASSIC, "abandoned", [human, easy], {0}, {0: 7}) is None  # no result
-    assert entrants(CLASSIC, OVER, [human, human], {0, 1}, {0: 7}) is None  # a guest
-    assert entrants(CLASSIC, OVER, [human, human], {0, 1}, {0: 7, 1: 7}) is None  # hotseat
-    assert entrants(CLASSIC, OVER, [easy, easy], set(), {}) is None  # bots alone
+    assert entrants(CLASSIC, OVER, [person(0, 7), easy(1)], {0}, PLAYED, FACTS) == (
+        Entrant(account=7),
+        Entrant(bot="easy"),
+    )
+    assert entrants(CLASSIC, "abandoned", [person(0, 7), easy(1)], {0}, PLAYED, FACTS) is None  # no result
+    assert entrants(CLASSIC, OVER, [person(0, 7), person(1)], {0, 1}, PLAYED, FACTS) is None  # a guest
+    assert entrants(CLASSIC, OVER, [person(0, 7), person(1, 7)], {0, 1}, PLAYED, FACTS) is None  # hotseat
+    assert entrants(CLASSIC, OVER, [easy(0), easy(1)], set(), PLAYED, FACTS) is None  # bots alone
     # A guest who resigned: a bot finished a seat where a person had moved.
-    assert entrants(CLASSIC, OVER, [human, easy], {0, 1}, {0: 7}) is None
+    assert entrants(CLASSIC, OVER, [person(0, 7), easy(1)], {0, 1}, PLAYED, FACTS) is None
     # An account that resigned keeps its seat's result.
-    assert entrants(CLASSIC, OVER, [easy, easy], {0}, {0: 7}) == (Entrant(account=7), Entrant(bot="easy"))
+    assert entrants(CLASSIC, OVER, [easy(0, 7), easy(1)], {0}, PLAYED, FACTS) == (
+        Entrant(account=7),
+        Entrant(bot="easy"),
+    )
     variant = {**CLASSIC, "variants": {"all_parks_absorb": True}}
-    assert entrants(variant, OVER, [human, easy], {0}, {0: 7}) is None
+    assert entrants(variant, OVER, [person(0, 7), easy(1)], {0}, PLAYED, FACTS) is None
     guided = {**CLASSIC, "seed": 1}
-    assert entrants(guided, OVER, [human, easy], {0}, {0: 7}) is None
+    assert entrants(guided, OVER, [person(0, 7), easy(1)], {0}, PLAYED, FACTS) is None
+    # Two accounts: rated against each other only from apart and with history.
+    people = [person(0, 7), person(1, 8)]
+    assert entrants(CLASSIC, OVER, people, {0, 1}, PLAYED, FACTS) == (Entrant(account=7), Entrant(account=8))
+    one_address = {**FACTS, 8: AccountFacts("10.0.0.7", HISTORY_GAMES)}
+    assert entrants(CLASSIC, OVER, people, {0, 1}, PLAYED, one_address) is None
+    new_account = {**FACTS, 8: AccountFacts("10.0.0.8", 0)}
+    assert entrants(CLASSIC, OVER, people, {0, 1}, PLAYED, new_account) is None
+
+
+def test_an_account_that_did_not_play_its_first_moves_is_not_rated() -> None:
+    few = (SeatPlay(MIN_OWN_MOVES - 1), SeatPlay(0))
+    assert entrants(CLASSIC, OVER, [person(0, 7), easy(1)], {0}, few, FACTS) is None
+    # A seat the takeover bot played throughout: no move of the account's own.
+    left = (SeatPlay(0, left=True), SeatPlay())
+    assert entrants(CLASSIC, OVER, [person(0, 7), easy(1)], set(), left, FACTS) is None
+
+
+def test_how_seats_were_played_and_the_places_rated() -> None:
+    moves = [(0, "player"), (1, "bot"), (0, "player"), (1, "bot"), (0, "takeover"), (2, "player")]
+    plays = seat_plays(moves, 3)
+    assert plays == (SeatPlay(2, True, 2), SeatPlay(0, False, -1), SeatPlay(1, False, 5))
+    first = Outcome(outcome(new_game(GameConfig(players=3, seed=5))).scores, (0, 1, 2))
+    # A tie at the start: the seat finished by the takeover bot is placed last.
+    assert rated_places(first, plays) == (3, 1, 1)
+    resigned = Outcome(first.scores, (1,), (1,))  # seat 1 resigned: lowest; the leaver above it
+    assert rated_places(resigned, plays) == (2, 3, 1)
 
 
 def test_places_decide_and_ties_share() -> None:

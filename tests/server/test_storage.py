@@ -79,7 +79,7 @@ def move(version: int, text: str = "1T1") -> ActionData:
 
 
 #: The newest migration (``server/migrations/versions/``): every upgrade must end there.
-HEAD_REVISION = "0010"
+HEAD_REVISION = "0011"
 
 
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
@@ -258,12 +258,14 @@ def test_a_game_leaves_its_creators_quota_once_they_resigned_every_seat_they_too
             GameData(game_id, config, PLAYING, True, "ann", None, "easy", 1.0, None, None, seats)
         )
 
-    game("joined", (True, False))  # Ann took seat 0, someone joined seat 1
-    game("hotseat", (True, True))  # Ann took both seats
-    game("no seat", (False, False))  # Ann took no seat (as in a game of bots): it stays hers
+    # Three seats: a resignation ends a game of two at once.
+    game("joined", (True, False, False))  # Ann took seat 0, others joined seats 1 and 2
+    game("hotseat", (True, True, False))  # Ann took two seats
+    game("no seat", (False, False, False))  # Ann took no seat (as in a game of bots): it stays hers
     assert store.active_games_of("ann", 0.0, 0.0) == 3
-    assert store.resign("joined", 0, bytes([1]) * 32, "easy", 2.0) == PLAYING
-    assert store.resign("hotseat", 0, bytes([1]) * 32, "easy", 2.0) == PLAYING
+    unused: dict[str, object] = {}  # the result a game ended by this resignation would have
+    assert store.resign("joined", 0, bytes([1]) * 32, "easy", 2.0, unused) == PLAYING
+    assert store.resign("hotseat", 0, bytes([1]) * 32, "easy", 2.0, unused) == PLAYING
     assert store.active_games_of("ann", 0.0, 0.0) == 2  # she still plays the hotseat's seat 1
     data = store.load("joined")
     assert data is not None and data.seats[0].kind == "bot" and data.seats[0].host

@@ -1,6 +1,7 @@
 """Ways out of a game in the browser (issue 22 item 5): the creator cancels a waiting game, a
-player who joined leaves it, a player resigns a running game after a confirmation (a bot
-takes the seat), and the lobby says what to do when the unfinished-games limit is reached."""
+player who joined leaves it, a player resigns a running game after a confirmation that says
+what follows (in a game of two: a loss, the game ends), and the lobby says what to do when
+the unfinished-games limit is reached."""
 
 from __future__ import annotations
 
@@ -65,7 +66,9 @@ def test_the_creator_cancels_and_a_joiner_leaves_a_waiting_game(server: Server, 
     clean(page)
 
 
-def test_a_player_resigns_after_confirming_and_a_bot_takes_the_seat(server: Server, browser: Any) -> None:
+def test_a_player_resigns_after_confirming_and_loses_the_game_of_two_at_once(
+    server: Server, browser: Any
+) -> None:
     data = create(server, players=2, name="Ann")
     game = data["game"]
     httpx.post(f"{server.url}/api/games/{game}/seats/1", json={"name": "Bob"}, timeout=15).raise_for_status()
@@ -74,15 +77,15 @@ def test_a_player_resigns_after_confirming_and_a_bot_takes_the_seat(server: Serv
     page.wait_for_selector('main[data-status="playing"]')
     page.get_by_role("button", name="Resign").click()
     dialog = page.get_by_role("alertdialog")
-    assert "A bot plays your seat to the end" in dialog.inner_text()
+    assert "You lose, and the game ends now" in dialog.inner_text()  # what really happens
     shot(page, "resign-confirm-laptop")
     page.get_by_role("button", name="Keep playing").click()  # changing one's mind changes nothing
     assert status_of(server, game)["seats"][0]["kind"] == "human"
     page.get_by_role("button", name="Resign").click()
     page.get_by_role("button", name="Yes, resign").click()
-    page.wait_for_function("() => document.querySelector('.game-bar').innerText.includes('watching')")
-    seat = status_of(server, game)["seats"][0]
-    assert seat["kind"] == "bot" and seat["level"] == "easy"
+    page.wait_for_selector('[data-testid="forfeit-0"]')  # the end screen says who resigned
+    view = status_of(server, game)
+    assert view["status"] == "over" and view["result"]["winners"] == [1]
     assert page.get_by_role("button", name="Resign").count() == 0
     clean(page)
 

@@ -159,6 +159,8 @@ export interface RankEntry {
   inhabitants: number;
   empty: number;
   winner: boolean;
+  /** The seat resigned or timed out (placed below the others). */
+  forfeited: boolean;
 }
 
 /** Seats in finishing order, as the server ranked them (R13 lives in the engine, not here). */
@@ -174,13 +176,14 @@ export function ranking(view: View): RankEntry[] {
       inhabitants: r.inhabitants_placed[seat] ?? 0,
       empty: r.empty_squares[seat] ?? 0,
       winner: r.winners.includes(seat),
+      forfeited: (r.forfeits ?? []).includes(seat),
     }))
     .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
 }
 
 /** What settled the winner, in words: the server's `decided_by`. */
 export function tieBreakWords(view: View): string {
-  const names: Record<string, string> = liveRecord(["score", "inhabitants_placed", "empty_squares", "shared"], "tie.");
+  const names: Record<string, string> = liveRecord(["score", "inhabitants_placed", "empty_squares", "shared", "forfeit"], "tie.");
   return names[view.result?.decided_by ?? ""] ?? "";
 }
 

@@ -49,6 +49,8 @@ export interface Seat {
   host?: boolean;
   present?: boolean;
   bot_playing?: boolean;
+  /** Its player resigned or timed out: placed below every seat that did not. */
+  forfeited?: boolean;
 }
 
 export interface Building {
@@ -124,9 +126,11 @@ export interface Result {
   empty_squares: number[];
   /** In views: per seat, CityScore.placement JSON. */
   placements?: Placement[];
-  /** In views: each seat's place by R13 (1 for the winners; equal places shared), as the engine ranks them. */
+  /** The seats that resigned or timed out, in the order they did (absent when none did). */
+  forfeits?: number[];
+  /** In views: each seat's place (1 for the winners; equal places shared; forfeits last), as the server ranks them. */
   ranks?: number[];
-  /** In views: what settled the winner: "score", "inhabitants_placed", "empty_squares" or "shared". */
+  /** In views: what settled the winner: "score", "inhabitants_placed", "empty_squares", "shared" or "forfeit". */
   decided_by?: string;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { designatedSquare, parseMove, reachSquares } from "../src/board";
 import { actingSeat, architectChoices, blockedSlots, buildScores, cityOrder, lastMove, legalBuilds, legalTakes, litSlots, pickArchitect, ranking, slotOwners, tieBreakWords } from "../src/play";
+import { resignEnds } from "../src/components/GameExit";
 import { classicView } from "./fixtures";
 
 describe("notation", () => {
@@ -93,6 +94,30 @@ describe("what the table derives from a view", () => {
     });
     expect(ranking(told).map((r) => r.seat)).toEqual([1, 0]);
     expect(tieBreakWords(told)).toBe("the highest score");
+  });
+});
+
+describe("forfeits on the end screen and in the resign dialog", () => {
+  it("marks the seats that forfeited and says a forfeit decided", () => {
+    const resigned = classicView({
+      status: "over",
+      result: { scores: [40, 30], winners: [1], inhabitants_placed: [0, 0], empty_squares: [0, 0], forfeits: [0], ranks: [2, 1], decided_by: "forfeit" },
+    });
+    expect(ranking(resigned).map((r) => [r.seat, r.rank, r.forfeited])).toEqual([
+      [1, 1, false],
+      [0, 2, true],
+    ]);
+    expect(tieBreakWords(resigned)).toMatch(/resigned or ran out of time/);
+  });
+  it("tells whether a resignation ends the game", () => {
+    const two = classicView({ status: "playing" });
+    expect(resignEnds(two, [0])).toBe(true);
+    const human = { kind: "human" as const, level: null, name: "P", open: false };
+    const three = classicView({ status: "playing", seats: [0, 1, 2].map((seat) => ({ ...human, seat })) });
+    expect(resignEnds(three, [0])).toBe(false); // two people play on
+    expect(resignEnds(three, [0, 1, 2])).toBe(true); // no person left
+    const againstBots = { ...three, seats: three.seats.map((s) => (s.seat === 0 ? s : { ...s, kind: "bot" as const, level: "easy" as const })) };
+    expect(resignEnds(againstBots, [0])).toBe(true);
 });
 });
 

@@ -509,9 +509,10 @@ def _lifecycle_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         request: Request,
         authorization: Annotated[str | None, Header()] = None,
     ) -> GameStatus:
-        """Resign a running game: a bot plays the seat to the end (the table's takeover level
-        if it allows takeover, else the weakest level); the game is ``abandoned`` when no
-        person holds a seat any more."""
+        """Resign a running game, a forfeit: the resigner is placed last. A game of 2 players,
+        or one where no person holds a seat any more, ends at once (``over``); otherwise a bot
+        plays the seat to the end (the table's takeover level if it allows takeover, else the
+        weakest level) and the others play on."""
         runtime().rates.action(_client(request))
         status = await runtime().service.resign(game_id, body.seat, _bearer(authorization))
         return GameStatus(game=game_id, status=status)

@@ -8,6 +8,7 @@ persistence layer (``tests/project/test_layout.py`` checks it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -16,7 +17,8 @@ WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 OVER: Final = "over"
 #: The ends of a game that has no result: cancelled by its creator while waiting, expired
-#: (no one acted for too long: :mod:`.lifecycle`), abandoned (every person resigned).
+#: (no one acted for too long before its players made their first moves), abandoned (every
+#: person resigned: games of earlier versions only; a resignation now ends a game ``over``).
 CANCELLED: Final = "cancelled"
 EXPIRED: Final = "expired"
 ABANDONED: Final = "abandoned"
@@ -26,6 +28,11 @@ ENDED: Final = frozenset({OVER, CANCELLED, EXPIRED, ABANDONED})
 #: type face up, at least twice each, so that each lesson of the client's guide
 #: (web/src/lessons.ts) meets its building early. Never rated: its deal is known.
 GUIDED_SEED: Final = 1
+#: The moves of its own (played by its person, in effect) a seat needs before its game
+#: counts: with fewer, a game idle too long is aborted (``expired``, unrated) rather than
+#: lost by the seat to move, and a game where an account seat has fewer is unrated (two
+#: turns of take and build: lichess aborts a game before each side has moved).
+MIN_OWN_MOVES: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +40,9 @@ class SeatData:
     """A seat: ``human`` or ``bot`` (with its level), its player's name, the SHA-256 of its
     token (``None`` while a human seat is open), when its player was last seen, whether the
     game's creator took it (``host``: its token may cancel the game while it waits; kept when
-    the creator resigns it to a bot), and the account of its player (``account``: ``None``
-    for a guest or an open seat).
+    the creator resigns it to a bot), the account of its player (``account``: ``None`` for a
+    guest or an open seat), and when its player forfeited (resigned, or timed out: ``None``
+    if not).
 
     Who holds a seat is this one fact, changed in one transaction by joining, leaving,
     resigning and creating: a person holds a seat while it is ``human`` and they prove either
@@ -49,6 +57,7 @@ class SeatData:
     last_seen: float | None
     host: bool = False
     account: int | None = None
+    forfeited_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +84,18 @@ class ActionData:
     undone: int | None
     actor: str
     created_at: float
+
+
+def moves_in_effect(actions: Iterable[ActionData]) -> list[ActionData]:
+    """The moves of a game's log (in version order) that are in effect: each undo takes
+    back the last ``undone`` moves."""
+    moves: list[ActionData] = []
+    for action in actions:
+        if action.kind == "move":
+            moves.append(action)
+        elif action.kind == "undo" and action.undone:
+            del moves[len(moves) - action.undone :]
+    return moves
 
 
 #: An action waiting to be stored: (game, action, its result if it ends the game, the next

@@ -21,7 +21,7 @@ from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import Outcome, outcome
-from ..record import GameRecord, result_json, seat_label
+from ..record import GameRecord, result_forfeits, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, illegal_reason, move_facts, new_game
 from ..state import GameState
 from ..undo import check_undo
@@ -109,6 +109,7 @@ class LiveGame:
             deadline=data.deadline,
         )
         game.extend(data.actions)
+        game.set_status(data.status)
         return game
 
     @classmethod
@@ -117,10 +118,15 @@ class LiveGame:
         moves are legal), as a game of no id, seats named by ``record.seats``; for views of
         a record (the replay viewer). Its moves are logged as the seats' players' or bots'."""
         names = record.seats or tuple(f"{HUMAN}:" for _ in range(record.config.players))
+        forfeits = result_forfeits(record.result)
+        # A forfeit's time is its order: the record keeps the order, not the time.
+        when = {seat: float(i) for i, seat in enumerate(forfeits)}
         seats = [
-            SeatData(i, HUMAN, None, seat_label(n), b"", None)
+            SeatData(i, HUMAN, None, seat_label(n), b"", None, forfeited_at=when.get(i))
             if n.startswith(f"{HUMAN}:")
-            else SeatData(i, BOT, n if n in LEVELS else None, seat_label(n), None, None)
+            else SeatData(
+                i, BOT, n if n in LEVELS else None, seat_label(n), None, None, forfeited_at=when.get(i)
+            )
             for i, n in enumerate(names)
         ]
         game = cls(
@@ -138,6 +144,8 @@ class LiveGame:
             actor = "player" if seats[seat].kind == HUMAN else "bot"
             game.record(ActionData(version, seat, "move", text, None, actor, 0.0))
             state = game.state
+        if forfeits and at == len(record.moves):  # the end of a game a forfeit ended early
+            game.set_status(OVER)
         return game
 
     def extend(self, actions: tuple[ActionData, ...] | list[ActionData]) -> None:
@@ -163,6 +171,17 @@ class LiveGame:
     def to_move(self) -> int | None:
         """The seat whose action it is, ``None`` unless the game is being played."""
         return self.state.current_player if self.status == PLAYING else None
+
+    @property
+    def forfeits(self) -> tuple[int, ...]:
+        """The seats whose players forfeited (resigned, or timed out), in the order they did."""
+        gone = [s for s in self.seats if s.forfeited_at is not None]
+        return tuple(s.seat for s in sorted(gone, key=lambda s: (s.forfeited_at, s.seat)))
+
+    def own_moves(self, seat: int) -> int:
+        """How many moves in effect (not undone) ``seat``'s person played themself (not a
+        bot for them: takeover, clock, or a resigned seat's)."""
+        return sum(1 for s in self.steps if s.seat == seat and self.log[s.version - 1].actor == "player")
 
     def history(self) -> list[tuple[int, Move]]:
         return [(s.seat, s.move) for s in self.steps]
@@ -210,10 +229,10 @@ class LiveGame:
         return [f"human:{s.name}" if s.kind == HUMAN else str(s.level) for s in self.seats]
 
     def record_json(self) -> dict[str, Any]:
-        """The ``quadropolis-game/1`` record (seed included: only for a finished game)."""
-        return GameRecord.of_game(
-            self.config, self.moves(), self.state, self.seat_names(), self.result
-        ).to_json()
+        """The ``quadropolis-game/1`` record (seed included: only for a finished game); its
+        result, once over, names the forfeits, so a game a forfeit ended early replays too."""
+        result = None if self.result is None else result_json(self.result)
+        return GameRecord(self.config, tuple(self.moves()), result, tuple(self.seat_names())).to_json()
 
     # --- checking an action (raises the protocol's errors) -----------------------------
 
@@ -274,7 +293,16 @@ class LiveGame:
             self.status = OVER
             self.finished_at = action.created_at
         if self.state.is_over and self.result is None:
-            self.result = outcome(self.state)
+            self.result = outcome(self.state, self.forfeits)
+
+    def set_status(self, status: str, at: float | None = None) -> None:
+        """Take the status stored for the game. A game ``over`` before its last move (a
+        forfeit ended it) gets its result here: its cities scored as they stand, its forfeits
+        last (:func:`quadropolis.outcome.places`)."""
+        self.status = status
+        if status == OVER and self.result is None:
+            self.result = outcome(self.state, self.forfeits)
+            self.finished_at = self.finished_at if at is None else at
 
     def _record_move(self, action: ActionData, check: bool) -> None:
         move = Move.parse(action.move or "")

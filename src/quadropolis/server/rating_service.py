@@ -5,8 +5,9 @@ Knows nothing of HTTP (:mod:`.ratings_routes` is the transport).
 
 **When a game is settled.** As soon as this process sees it finished (the game service's
 listener: a move here, or one in another process announced through the broker), in a worker
-thread; the ranking is the core's (:attr:`quadropolis.outcome.Outcome.ranks` of the game's
-result). **Once**, whatever happens: the database's primary key on ``settled_games`` refuses a
+thread; the places kept are the core's (:attr:`quadropolis.outcome.Outcome.ranks` of the game's
+result, forfeits last), the places rated those of :func:`~.ratings.rated_places`. **Once**,
+whatever happens: the database's primary key on ``settled_games`` refuses a
 second settling of a game, in the same transaction as the ratings it would change
 (:meth:`~.rating_storage.RatingStore.settle`). **Never lost**: a game the server finished but
 did not settle (it stopped in between) is settled when a server starts — with the games

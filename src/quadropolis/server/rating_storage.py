@@ -32,6 +32,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    func,
     select,
     update,
 )
@@ -43,8 +44,8 @@ from ..outcome import Outcome
 
 # The module, not its names: storage imports both table modules, in either order.
 from . import account_storage as acc
-from .data import OVER
-from .ratings import Entrant, Rating, entrants, rate
+from .data import OVER, ActionData, SeatData, moves_in_effect
+from .ratings import AccountFacts, Entrant, Rating, SeatPlay, entrants, rate, rated_places, seat_plays
 from .storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
@@ -247,9 +248,10 @@ class RatingStore:
             )
             for i, sc in enumerate(result.scores)
         )
-        who = _entrants(s, game)
+        plays = _plays(s, game)
+        who = _entrants(s, game, plays)
         if who is not None:
-            _rate(s, game_id, str(game.config["mode"]), who, ranks, now)
+            _rate(s, game_id, str(game.config["mode"]), who, rated_places(result, plays), now)
             s.execute(update(SettledGameRow).where(SettledGameRow.game_id == game_id).values(rated=True))
         return True
 
@@ -341,20 +343,45 @@ class RatingStore:
             ]
 
 
-def _entrants(s: Session, game: GameRow) -> tuple[Entrant, ...] | None:
+def _entrants(s: Session, game: GameRow, plays: Sequence[SeatPlay]) -> tuple[Entrant, ...] | None:
     """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
-    seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
-    held = {r.seat: r.account_id for r in seats if r.account_id is not None}
+    rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
+    seats = [SeatData(r.seat, r.kind, r.level, r.name, None, None, account=r.account_id) for r in rows]
     moved = s.scalars(
         select(ActionRow.seat).where(ActionRow.game_id == game.id, ActionRow.actor == "player").distinct()
     )
-    return entrants(game.config, game.status, [(r.kind, r.level) for r in seats], set(moved), held)
+    accounts = [seat.account for seat in seats if seat.account is not None]
+    return entrants(game.config, game.status, seats, set(moved), plays, _facts(s, accounts))
+
+
+def _facts(s: Session, accounts: Sequence[int]) -> dict[int, AccountFacts]:
+    """What the Sybil rule reads of ``accounts``: sign-up address and rated games so far."""
+    keys = dict(
+        s.execute(select(acc.AccountRow.id, acc.AccountRow.signup_key).where(acc.AccountRow.id.in_(accounts)))
+    )
+    played = dict(
+        s.execute(
+            select(RatingRow.account_id, func.sum(RatingRow.games))
+            .where(RatingRow.account_id.in_(accounts))
+            .group_by(RatingRow.account_id)
+        )
+    )
+    return {a: AccountFacts(keys.get(a, f"unknown:{a}"), int(played.get(a) or 0)) for a in accounts}
+
+
+def _plays(s: Session, game: GameRow) -> tuple[SeatPlay, ...]:
+    """How each seat of ``game`` was played (:func:`~.ratings.seat_plays`), from its log."""
+    log = s.scalars(select(ActionRow).where(ActionRow.game_id == game.id).order_by(ActionRow.version))
+    moves = moves_in_effect(
+        ActionData(a.version, a.seat, a.kind, a.move, a.undone, a.actor, a.created_at) for a in log
+    )
+    return seat_plays([(m.seat, m.actor) for m in moves], int(game.config["players"]))
 
 
 def _rate(
     s: Session, game_id: str, mode: str, who: tuple[Entrant, ...], ranks: tuple[int, ...], now: float
 ) -> None:
-    """Update the ratings of ``who`` (one per seat) by the game's places, and keep each seat's
+    """Update the ratings of ``who`` (one per seat) by their rated places, and keep each seat's
     change. Rows are written in one fixed order (accounts by id, then bot levels), so two
     games settled at once on PostgreSQL wait for each other instead of deadlocking."""
     order = sorted(set(who), key=lambda e: (e.account is None, e.account or 0, e.bot or ""))

@@ -13,11 +13,24 @@ games are unrated: one person at several seats). So a guest at the table, the gu
 game (its fixed deal) or a game of bots alone is unrated. An account seat that resigned
 or was taken over stays the account's: its result is the account's.
 
-**The update** (:func:`rate`): each seat is one team of one player; places are the core's R13
-ranking (:attr:`quadropolis.outcome.Outcome.ranks`; equal places are a tie). A bot level at
-several seats of one game is updated by the sum of its seats' changes in μ and the smallest σ
-among them (one game's worth of certainty). A rating is shown as its ordinal μ − 3σ (what
-the leaderboard sorts by: a rating that is likely at least this high), with μ ± σ."""
+**No rating without playing**: a game where an account seat has fewer than
+:data:`~.data.MIN_OWN_MOVES` moves of its own (played by its person and in effect, not by a
+bot for them) is unrated — aborted, as lichess aborts a game before each side has moved. So
+a rated table the account never came to, played by the takeover or clock bot, changes no
+rating; resigning after that many moves is a loss.
+
+**Forfeits are losses** (:func:`rated_places`): the seats of the result's ``forfeits``
+(resigned, or timed out when the game expired) are placed last, the earliest forfeit lowest
+(:func:`quadropolis.outcome.places`). A seat whose last move in effect a bot played for its
+absent person (``takeover``, or ``clock`` when the time per move ran out) forfeits too, for
+the ratings only: placed below every seat that did not forfeit and above the resigners, the
+one whose person stopped earlier (its last own move) lower.
+
+**The update** (:func:`rate`): each seat is one team of one player; places are those above
+(equal places are a tie). A bot level at several seats of one game is updated by the sum of
+its seats' changes in μ and the smallest σ among them (one game's worth of certainty). A
+rating is shown as its ordinal μ − 3σ (what the leaderboard sorts by: a rating that is
+likely at least this high), with μ ± σ."""
 
 from __future__ import annotations
 
@@ -28,7 +41,9 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from ..bots import LEVELS
-from .data import GUIDED_SEED, OVER, SeatData
+from ..outcome import Outcome, places, rank_key
+from .clocks import CLOCK_ACTOR
+from .data import GUIDED_SEED, MIN_OWN_MOVES, OVER, SeatData
 
 #: The modes rated apart.
 MODES: Final = ("classic", "expert")
@@ -83,44 +98,84 @@ def rated_table(config: Mapping[str, Any], seats: Sequence[SeatData]) -> bool:
     return all(s.account is not None or (s.kind == "bot" and s.level in LEVELS) for s in seats)
 
 
+#: The actors of a bot's move for an absent person (:mod:`.service`): takeover and clock.
+FOR_ABSENT: Final = frozenset({"takeover", CLOCK_ACTOR})
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlay:
+    """How a seat was played, from its moves in effect (undone ones left out): how many its
+    person played (``own_moves``), whether its last move was a bot's for its absent person
+    (``left``: takeover or clock), and where its person's last move stands among the game's
+    moves (``last_own``; -1 if none)."""
+
+    own_moves: int = 0
+    left: bool = False
+    last_own: int = -1
+
+
+def seat_plays(moves: Sequence[tuple[int, str]], players: int) -> tuple[SeatPlay, ...]:
+    """Each seat's :class:`SeatPlay` from the game's moves in effect, in order: each move's
+    seat and actor (``player``, ``bot``, ``takeover`` or ``clock``)."""
+    own = [0] * players
+    last_own = [-1] * players
+    last_actor = [""] * players
+    for i, (seat, actor) in enumerate(moves):
+        last_actor[seat] = actor
+        if actor == "player":
+            own[seat] += 1
+            last_own[seat] = i
+    return tuple(SeatPlay(own[p], last_actor[p] in FOR_ABSENT, last_own[p]) for p in range(players))
+
+
+def rated_places(result: Outcome, plays: Sequence[SeatPlay]) -> tuple[int, ...]:
+    """The places a rated game's seats are rated by (the module doc): the result's forfeits
+    last, and above them the seats a bot finished for an absent person."""
+    left = sorted(
+        (p for p, play in enumerate(plays) if play.left and p not in result.forfeits),
+        key=lambda p: (plays[p].last_own, p),
+    )
+    return places([rank_key(s) for s in result.scores], (*result.forfeits, *left))
+
+
 def entrants(
     config: Mapping[str, Any],
     status: str,
-    seats: Sequence[tuple[str, str | None]],
+    seats: Sequence[SeatData],
     moved: Collection[int],
-    accounts: Mapping[int, int],
+    plays: Sequence[SeatPlay],
+    facts: Mapping[int, AccountFacts],
 ) -> tuple[Entrant, ...] | None:
     """Who is rated at each seat of a finished game, or ``None`` if the game is unrated (the
-    rules of the module doc). ``seats``: each seat's kind (``human``/``bot``) and bot level
-    as stored at the end; ``moved``: the seats where a person played a move; ``accounts``:
-    each seat held by an account, to the account."""
-    if status != OVER or config.get("mode") not in MODES or not 2 <= len(seats) <= 4:
+    rules of the module doc). ``seats``: each seat as stored at the end (kind, bot level,
+    account); ``moved``: the seats where a person played a move; ``plays``: how each seat
+    was played (:func:`seat_plays`); ``facts``: what the Sybil rule reads of each account at
+    the table (:func:`may_rate_each_other`)."""
+    if status != OVER or not rated_table(config, seats):
         return None
-    if config.get("seed") == GUIDED_SEED and config.get("mode") == "classic" and len(seats) == 2:
-        return None
-    variants = {**STANDARD_VARIANTS, **config.get("variants", {})}
-    if variants != STANDARD_VARIANTS:
-        return None
-    if not accounts or len(set(accounts.values())) != len(accounts):
+    accounts = {s.seat: s.account for s in seats if s.account is not None}
+    if any(plays[seat].own_moves < MIN_OWN_MOVES for seat in accounts):
+        return None  # aborted: an account that did not play its first moves
+    if not may_rate_each_other([facts[a] for a in accounts.values()]):
         return None
     out = []
-    for seat, (kind, level) in enumerate(seats):
-        if seat in accounts:
-            out.append(Entrant(account=accounts[seat]))
-        elif kind == "bot" and level in LEVELS and seat not in moved:
-            out.append(Entrant(bot=level))
+    for seat in seats:
+        if seat.account is not None:
+            out.append(Entrant(account=seat.account))
+        elif seat.seat not in moved and seat.level is not None:
+            out.append(Entrant(bot=seat.level))
         else:
-            return None  # a guest's seat
+            return None  # a guest's seat, resigned to a bot
     return tuple(out)
 
 
 def rate(
     seats: Sequence[Entrant], ranks: Sequence[int], before: Mapping[Entrant, Rating]
 ) -> tuple[list[Rating], dict[Entrant, Rating]]:
-    """One rated game: ``seats`` (who is at each seat), their R13 places (1 = first, equal =
-    tie) and every entrant's rating ``before``. Returns each seat's rating after the game as
-    computed for that seat, and each entrant's new rating (a bot level at several seats
-    merged as the module doc says)."""
+    """One rated game: ``seats`` (who is at each seat), their places (:func:`rated_places`:
+    1 = first, equal = tie) and every entrant's rating ``before``. Returns each seat's
+    rating after the game as computed for that seat, and each entrant's new rating (a bot
+    level at several seats merged as the module doc says)."""
     teams = [[_MODEL.rating(mu=before[e].mu, sigma=before[e].sigma)] for e in seats]
     rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
     per_seat = [Rating(t[0].mu, t[0].sigma, before[e].games + 1) for e, t in zip(seats, rated, strict=True)]

@@ -26,12 +26,15 @@ event loop, and its bot resumes if it is a bot's turn.
 
 **Life cycle** (times in :class:`~quadropolis.server.settings.Limits`): the creator's seat
 token may cancel a game still waiting for players (``cancelled``); a player of a waiting
-game may leave (the seat opens again); a player of a running game may resign: a bot plays
-their seat to the end — the game's ``takeover_level`` if the table allows takeover, else the
-weakest level — and the ranking is the engine's, as for any game; when no person holds a seat
-any more the game stops (``abandoned``). The sweeper expires waiting games with no activity
-for ``waiting_expiry`` seconds and running ones where no person acted for ``playing_expiry``
-(``expired``). Only live games count towards the per-address quota.
+game may leave (the seat opens again); a player of a running game may resign, which is a
+forfeit: the resigner is placed below every seat that did not forfeit. A game of 2 players,
+or one where no person holds a seat any more, ends at once (``over``, the cities scored as
+they stand); otherwise a bot plays the seat to the end — the game's ``takeover_level`` if
+the table allows takeover, else the weakest level. The sweeper expires waiting games with
+no activity for ``waiting_expiry`` seconds; a running one where no person acted for
+``playing_expiry`` is lost by the person to move (``over``, a forfeit) once every person has
+played :data:`~.data.MIN_OWN_MOVES` moves of their own, else aborted (``expired``). Only
+live games count towards the per-address quota.
 
 **Takeover**: when a game allows it, a human seat whose player has had no connection for
 ``takeover_after`` seconds is played by a bot of ``takeover_level`` until the player connects
@@ -81,6 +84,7 @@ from .data import (
     ENDED,
     EXPIRED,
     GUIDED_SEED,
+    MIN_OWN_MOVES,
     OVER,
     PLAYING,
     WAITING,
@@ -460,16 +464,22 @@ class GameService:
             await self._publish(game)
 
     async def resign(self, game_id: str, seat: int, token: str) -> str:
-        """Resign ``seat`` of a running game: a bot plays it to the end (the table's takeover
-        level if it allows takeover, else the weakest level); the game is ``abandoned`` if no
-        person holds a seat any more. Returns the game's status after."""
+        """Resign ``seat`` of a running game: its player forfeits (placed below every seat
+        that did not forfeit: :func:`~quadropolis.outcome.places`). A game of 2 players, or
+        one where no person holds a seat any more, ends at once (``over``, its cities scored
+        as they stand); otherwise a bot plays the seat to the end (the table's takeover
+        level if it allows takeover, else the weakest level) and the others play on.
+        Returns the game's status after."""
         game = await self.game(game_id)
         async with game.lock:
             await self._authorize(game, seat, token)
+            await self._catch_up_locked(game)  # the forfeits so far, as stored
             game.check_playing()
             level = game.takeover_level if game.takeover_after is not None else WEAKEST_LEVEL
-            status = await self._run(self.store.resign, game_id, seat, hash_token(token), level, self.clock())
-            await self._catch_up_locked(game)
+            result = result_json(outcome(game.state, (*game.forfeits, seat)))
+            now = self.clock()
+            status = await self._run(self.store.resign, game_id, seat, hash_token(token), level, now, result)
+            await self._catch_up_locked(game, now)
             if status is None:
                 raise Stale(f"seat {seat} of game {game_id} could not be resigned: it changed meanwhile")
             await self._publish(game)
@@ -477,18 +487,44 @@ class GameService:
         return status
 
     async def expire(self) -> list[str]:
-        """Expire the games idle too long (see :class:`~.settings.Limits`); their ids. Each is
-        announced, so the other processes holding one read its new status."""
+        """End the games idle too long (see :class:`~.settings.Limits`); their ids. A running
+        one whose persons have each played :data:`~.data.MIN_OWN_MOVES` moves of their own
+        is lost by the person to move (``over``: :meth:`_forfeit_idle`); any other is
+        ``expired`` (aborted, without a result). Each is announced, so the other processes
+        holding one read its new status."""
         now = self.clock()
         since = (now - self.limits.waiting_expiry, now - self.limits.playing_expiry)
-        expired = await self._run(self.store.expire, *since, now, IDLE_MOVES * self.limits.clock_scale)
+        clock_idle = IDLE_MOVES * self.limits.clock_scale
+        forfeited = []
+        for game_id in await self._run(self.store.idle_running, since[1], now, clock_idle):
+            if await self._forfeit_idle(game_id, now, (since[1], clock_idle)):
+                forfeited.append(game_id)
+        expired = await self._run(self.store.expire, *since, now, clock_idle)
         for game_id in expired:
             game = self._games.get(game_id)
             if game is not None and game.status not in ENDED:
                 game.status = EXPIRED
                 game.presence += 1
             await self.broker.publish(game_id, game.version if game is not None else 0)
-        return expired
+        return forfeited + expired
+
+    async def _forfeit_idle(self, game_id: str, now: float, idle: tuple[float, float]) -> bool:
+        """End idle running ``game_id`` as lost by the seat to move, if a person holds it and
+        every seat a person holds has played :data:`~.data.MIN_OWN_MOVES` moves of its own;
+        whether it did (else :meth:`expire` aborts it)."""
+        game = await self.game(game_id)
+        async with game.lock:
+            await self._catch_up_locked(game)
+            seat = game.to_move
+            people = [s.seat for s in game.seats if s.kind == HUMAN and s.token_hash is not None]
+            if seat is None or seat not in people or any(game.own_moves(p) < MIN_OWN_MOVES for p in people):
+                return False
+            result = result_json(outcome(game.state, (*game.forfeits, seat)))
+            if not await self._run(self.store.forfeit_idle, game_id, seat, result, now, idle):
+                return False
+            await self._catch_up_locked(game, now)
+            await self._publish(game)
+        return True
 
     # --- acting ------------------------------------------------------------------------
 
@@ -627,7 +663,8 @@ class GameService:
         async with game.lock:
             await self._catch_up_locked(game)
 
-    async def _catch_up_locked(self, game: LiveGame) -> None:
+    async def _catch_up_locked(self, game: LiveGame, now: float | None = None) -> None:
+        """Read back ``game`` as stored (``now``: when this process ended it, if it did)."""
         status, seats, actions, deadline = await self._run(self.store.refresh_clocked, game.id, game.version)
         game.set_seats(seats)
         game.deadline = deadline
@@ -635,7 +672,7 @@ class GameService:
             game.extend(actions)
             self._changed[game.id] = time.monotonic()
         if status != game.status and (status == PLAYING or status in ENDED) and game.status != OVER:
-            game.status = status
+            game.set_status(status, self.clock() if now is None else now)
             game.presence += 1
 
     # --- views and presence ------------------------------------------------------------
@@ -1053,7 +1090,7 @@ def _result_if_final(game: LiveGame, action: ActionData) -> dict[str, Any] | Non
         return None
     after = game.state.copy()
     apply_unchecked(after, Move.parse(action.move))
-    return result_json(outcome(after)) if after.is_over else None
+    return result_json(outcome(after, game.forfeits)) if after.is_over else None
 
 
 def _costly_seats(spec: CreateGame, seats: list[SeatSpec]) -> int:

@@ -10,8 +10,8 @@ Four tables:
   played: :mod:`.clocks`) and, once over, the result.
 - ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
   SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
-  stored), the player's account (``NULL`` for a guest) and when the player was last seen
-  (for takeover). Who holds a seat is decided by this row alone.
+  stored), the player's account (``NULL`` for a guest), when the player was last seen (for
+  takeover) and when they forfeited. Who holds a seat is decided by this row alone.
 - ``actions``: the append-only history. Each accepted action is a row ``(game_id, version)``
   with ``version`` = 1, 2, 3... in order; the pair is the primary key, so the database itself
   refuses a second action at the same version, even from another server process: that is how
@@ -71,7 +71,6 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from ..errors import QuadropolisError
 from .data import (
-    ABANDONED,
     CANCELLED,
     EXPIRED,
     OVER,
@@ -146,6 +145,9 @@ class SeatRow(Base):
     #: Taken by the game's creator when creating it: its token may cancel the waiting game. It
     #: stays set when the creator resigns the seat to a bot (the game then leaves their quota).
     host: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: When the seat's player forfeited (resigned, or timed out when the game expired);
+    #: ``None`` if not. The game's result ranks forfeits in this order.
+    forfeited_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: The account of the seat's player (``None``: a guest, or open). Who holds a seat is this
     #: row alone (:class:`~.data.SeatData`): it is set with the token when an account takes the
     #: seat, cleared with it when they leave, and kept when they resign (the seat's result is
@@ -405,10 +407,14 @@ class Store:
             )
             return bool(done.rowcount == 1)  # type: ignore[attr-defined]
 
-    def resign(self, game_id: str, seat: int, token_hash: bytes, level: str, now: float) -> str | None:
-        """Hand a running game's ``seat`` held by ``token_hash`` to a bot of ``level``. When
-        no person holds a seat any more the game is ``abandoned``. Returns the game's status
-        after, or ``None`` if the token did not hold the seat of a running game."""
+    def resign(
+        self, game_id: str, seat: int, token_hash: bytes, level: str, now: float, result: dict[str, Any]
+    ) -> str | None:
+        """Hand a running game's ``seat`` held by ``token_hash`` to a bot of ``level``, its
+        player forfeiting at ``now``. A game of 2 players, or one where no person holds a
+        seat any more, ends there: ``over`` with ``result`` (the service's, with this
+        forfeit). Returns the game's status after, or ``None`` if the token did not hold the
+        seat of a running game."""
         with self._session.begin() as s:
             running = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == PLAYING)
             done = s.execute(
@@ -419,18 +425,20 @@ class Store:
                     SeatRow.token_hash == token_hash,
                     SeatRow.game_id.in_(running.scalar_subquery()),
                 )
-                .values(kind="bot", level=level, name=f"Bot ({level})", token_hash=None)
+                .values(kind="bot", level=level, name=f"Bot ({level})", token_hash=None, forfeited_at=now)
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 return None
-            people = s.scalar(
-                select(func.count())
-                .select_from(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_not(None))
-            )
-            status = PLAYING if people else ABANDONED
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(status=status, last_activity=now))
-            return status
+            seats = s.execute(
+                select(SeatRow.kind, SeatRow.token_hash).where(SeatRow.game_id == game_id)
+            ).all()
+            people = sum(1 for kind, held in seats if kind == "human" and held is not None)
+            ends = len(seats) == 2 or not people
+            values: dict[str, Any] = {"last_activity": now}
+            if ends:
+                values.update(status=OVER, result=result, finished_at=now, deadline=None)
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            return OVER if ends else PLAYING
 
     def expire(
         self, waiting_before: float, playing_before: float, now: float | None = None, clock_idle: float = 0.0
@@ -439,21 +447,46 @@ class Store:
         running ones with none since ``playing_before``; their ids. A game with a clock
         expires only once it has also been idle for ``clock_idle`` times its time per move
         (counted from ``now``): a correspondence game lives as long as its clock allows."""
-        stale = or_(
-            and_(GameRow.status == WAITING, GameRow.last_activity < waiting_before),
-            and_(GameRow.status == PLAYING, GameRow.last_activity < playing_before),
-        )
-        if now is not None:
-            clocked_fresh = and_(
-                GameRow.move_seconds.is_not(None),
-                GameRow.last_activity + GameRow.move_seconds * clock_idle >= now,
-            )
-            stale = and_(stale, ~clocked_fresh)
+        stale = _stale(waiting_before, playing_before, now, clock_idle)
         with self._session.begin() as s:
             ids = list(s.scalars(select(GameRow.id).where(stale)))
             if ids:
                 s.execute(update(GameRow).where(GameRow.id.in_(ids), stale).values(status=EXPIRED))
             return ids
+
+    def idle_running(self, playing_before: float, now: float, clock_idle: float) -> list[str]:
+        """The running games :meth:`expire` would expire now (same arguments)."""
+        stale = and_(GameRow.status == PLAYING, _stale(playing_before, playing_before, now, clock_idle))
+        with self._session() as s:
+            return list(s.scalars(select(GameRow.id).where(stale)))
+
+    def forfeit_idle(
+        self,
+        game_id: str,
+        seat: int,
+        result: dict[str, Any],
+        now: float,
+        idle: tuple[float, float],
+    ) -> bool:
+        """End running ``game_id`` ``over`` with ``result``, ``seat`` forfeiting at ``now``
+        (its player timed out), if it is still idle as :meth:`idle_running` found it
+        (``idle``: its ``playing_before`` and ``clock_idle``); ``False`` if not (a move came
+        in meanwhile, or another process ended it)."""
+        stale = and_(GameRow.id == game_id, GameRow.status == PLAYING, _stale(idle[0], idle[0], now, idle[1]))
+        with self._session.begin() as s:
+            done = s.execute(
+                update(GameRow)
+                .where(stale)
+                .values(status=OVER, result=result, finished_at=now, deadline=None)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(forfeited_at=now)
+            )
+            return True
 
     def append(
         self,
@@ -676,6 +709,23 @@ class Store:
         return {g: tuple(v) for g, v in found.items()}
 
 
+def _stale(waiting_before: float, playing_before: float, now: float | None, clock_idle: float) -> Any:
+    """Games idle too long (:meth:`Store.expire`'s rule): waiting with no activity since
+    ``waiting_before``, running with none since ``playing_before``, and, with a clock,
+    idle for ``clock_idle`` times its time per move too (counted from ``now``)."""
+    stale = or_(
+        and_(GameRow.status == WAITING, GameRow.last_activity < waiting_before),
+        and_(GameRow.status == PLAYING, GameRow.last_activity < playing_before),
+    )
+    if now is not None:
+        clocked_fresh = and_(
+            GameRow.move_seconds.is_not(None),
+            GameRow.last_activity + GameRow.move_seconds * clock_idle >= now,
+        )
+        stale = and_(stale, ~clocked_fresh)
+    return stale
+
+
 def _game_row(game: GameData) -> GameRow:
     return GameRow(
         id=game.id,
@@ -706,6 +756,7 @@ def _seat_row(game_id: str, seat: SeatData) -> SeatRow:
         last_seen=seat.last_seen,
         host=seat.host,
         account_id=seat.account,
+        forfeited_at=seat.forfeited_at,
     )
 
 
@@ -838,7 +889,9 @@ def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
 
 
 def _seat(r: SeatRow) -> SeatData:
-    return SeatData(r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen, bool(r.host), r.account_id)
+    return SeatData(
+        r.seat, r.kind, r.level, r.name, r.token_hash, r.last_seen, bool(r.host), r.account_id, r.forfeited_at
+    )
 
 
 def _action(a: ActionRow) -> ActionData:

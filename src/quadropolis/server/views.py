@@ -12,7 +12,7 @@ and presence change (:class:`ViewCache`) and shared.
 Layout (documented in docs/protocol.md)::
 
     {"game", "version", "status", "config" (no seed), "seats": [{"seat", "kind", "level",
-     "name", "open", "host", "present", "bot_playing"}], "to_move", "phase", "round", "turn",
+     "name", "open", "host", "present", "bot_playing", "forfeited"}], "to_move", "phase", "round", "turn",
      "state" (the engine's state JSON without its config, face-down tiles' ids hidden),
      "legal_moves" (notation, for the seat to move), "scores" (projected, or final once
      over), "last_actions", "result", "clock" (null, or {"move_seconds", "kind",
@@ -155,9 +155,10 @@ def build_options(game: LiveGame) -> list[dict[str, Any]]:
 
 
 def result_view(game: LiveGame) -> dict[str, Any] | None:
-    """The result once over: the record's (scores, winners, tie-break values), each seat's
-    place (``ranks``, R13: 1 for the winners, equal places shared), each city's optimal
-    ``placement`` and the R13 criterion that ``decided_by`` the winner."""
+    """The result once over: the record's (scores, winners, tie-break values, ``forfeits``
+    when a seat forfeited), each seat's place (``ranks``: :func:`quadropolis.outcome.places`,
+    1 for the winners, equal places shared, forfeits last), each city's optimal
+    ``placement`` and what ``decided_by`` the winner (an R13 criterion, or ``forfeit``)."""
     if game.result is None:
         return None
     geometry = game.state.geometry
@@ -241,6 +242,7 @@ def _seats(game: LiveGame, presence: Sequence[SeatPresence]) -> list[dict[str, A
             "host": s.host,
             "present": presence[s.seat].present if s.seat < len(presence) else False,
             "bot_playing": presence[s.seat].bot_playing if s.seat < len(presence) else False,
+            "forfeited": s.forfeited_at is not None,
         }
         for s in game.seats
     ]

@@ -47,7 +47,15 @@ export function EndSummary({ view }: { view: View }) {
           <li key={r.seat} class={r.winner ? "winner" : ""} data-testid={`rank-${r.seat}`}>
             <span class="podium-rank">{ordinal(r.rank)}</span>
             <SeatMark seat={r.seat} size={26} />
-            <span class="podium-name">{seatName(view.seats[r.seat], r.seat)}</span>
+            <span class="podium-name">
+              {seatName(view.seats[r.seat], r.seat)}
+              {r.forfeited && (
+                <span class="podium-forfeit" data-testid={`forfeit-${r.seat}`}>
+                  {" · "}
+                  {t("end.forfeited")}
+                </span>
+              )}
+            </span>
             <span class="podium-score" data-testid={`final-${r.seat}`}>
               {r.score} VP
             </span>

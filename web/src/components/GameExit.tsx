@@ -87,7 +87,14 @@ export function WaitingExit({ view, tokens }: { view: View; tokens: Record<numbe
   );
 }
 
-/** Resign, with a confirmation: for the players of a running game (in the game bar). */
+/** Whether resigning `held` ends the game at once (the server's rule): a game of two, or
+ * one where no other person holds a seat. */
+export function resignEnds(view: View, held: number[]): boolean {
+  const others = view.seats.filter((s) => s.kind === "human" && !s.open && !held.includes(s.seat));
+  return view.seats.length === 2 || others.length === 0;
+}
+
+/** Resign, with a confirmation that says what follows: for the players of a running game (in the game bar). */
 export function ResignButton({ view, tokens }: { view: View; tokens: Record<number, string> }) {
   const game = view.game ?? "";
   const held = (view.you ?? []).filter((s) => tokens[s]);
@@ -97,7 +104,10 @@ export function ResignButton({ view, tokens }: { view: View; tokens: Record<numb
   const names = held.map((s) => seatName(view.seats[s], s)).join(", ");
   const resign = () =>
     act(async () => {
-      for (const s of held) await api.resign(game, s, tokens[s]!);
+      for (const s of held) {
+        const after = await api.resign(game, s, tokens[s]!);
+        if (after.status !== "playing") break; // the game ended: the other seats have nothing to resign
+      }
       setAsking(false);
     });
   if (!asking) {
@@ -110,7 +120,7 @@ export function ResignButton({ view, tokens }: { view: View; tokens: Record<numb
   return (
     <div class="resign-confirm" role="alertdialog" aria-label={t("exit.resignAsk")}>
       <span>
-        {t("exit.resignText", { count: held.length, names })}
+        {t(resignEnds(view, held) ? "exit.resignEnds" : "exit.resignText", { count: held.length, names })}
       </span>
       <button class="btn btn-small btn-primary" disabled={busy} onClick={resign}>
         {t("exit.yesResign")}
