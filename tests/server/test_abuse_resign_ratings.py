@@ -6,6 +6,7 @@ rating; a game of two ends at once; the record and the replay of each game exist
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import time
 from collections.abc import Iterator
@@ -34,15 +35,28 @@ def db(
         yield url, tmp
 
 
+#: Each account comes from an address of its own (``X-Forwarded-For`` from the trusted
+#: loopback proxy), and accounts need no rated history to be rated against each other here:
+#: the Sybil rule is attacked apart (two accounts of one address).
+PEOPLE_APART = ("--forwarded-allow-ips", "127.0.0.1", "--rated-history", "0")
+
+
 @pytest.fixture(scope="module")
 def server(db: tuple[str, Path]) -> Iterator[Server]:
     url, tmp = db
-    with Server(url, tmp, "--games-per-client", "1000", *GENEROUS) as s:
+    with Server(url, tmp, "--games-per-client", "1000", *GENEROUS, *PEOPLE_APART) as s:
         yield s
 
 
-def account(server: Server) -> httpx.Client:
-    client = httpx.Client(base_url=server.url, timeout=30, headers=CSRF)
+_hosts = itertools.count(1)
+
+
+def account(server: Server, address: str | None = None) -> httpx.Client:
+    """A browser logged in as a new account, from ``address`` (default: one of its own, in
+    198.18.0.0/15, the range set aside for tests)."""
+    n = next(_hosts)
+    where = address or f"198.18.{n // 250}.{n % 250 + 1}"
+    client = httpx.Client(base_url=server.url, timeout=30, headers={**CSRF, "X-Forwarded-For": where})
     r = client.post("/api/accounts", json={"username": f"f{secrets.token_hex(4)}", "password": PASSWORD})
     assert r.status_code == 201, r.text
     return client
@@ -141,6 +155,18 @@ def test_a_resigner_against_another_account_loses_at_once_and_the_opponent_wins(
     assert record_and_replay(ann, game)["result"]["forfeits"] == [0]
 
 
+def test_two_accounts_of_one_address_trade_no_rating_points(server: Server) -> None:
+    # A Sybil signs up twice from one address and lets one account beat the other.
+    feeder, farmer = account(server, "198.19.0.1"), account(server, "198.19.0.1")
+    game, tokens = my_game(feeder, FOR_TWO)
+    assert farmer.post(f"/api/me/games/{game}/seats/1").status_code == 200
+    play_moves({0: feeder, 1: farmer}, game, MIN_OWN_MOVES)
+    assert resign(feeder, game, 0, tokens[0]) == "over"
+    assert settled(feeder, game) == {"game": game, "settled": True, "rated": False, "seats": []}
+    me = farmer.get("/api/me").json()
+    assert farmer.get(f"/api/players/{me['username']}").json()["ratings"] == []
+
+
 def test_a_resigner_against_three_bots_takes_last_place_and_loses_rating(server: Server) -> None:
     ann = account(server)
     bots = [{"type": "bot", "level": "easy"}] * 3
@@ -182,7 +208,7 @@ def test_an_account_that_moves_once_then_resigns_gets_an_unrated_game(server: Se
 
 def test_going_silent_in_a_rated_game_loses_it_on_expiry(db: tuple[str, Path]) -> None:
     url, tmp = db
-    options = ("--games-per-client", "1000", "--playing-expiry", "4", *GENEROUS)
+    options = ("--games-per-client", "1000", "--playing-expiry", "4", *GENEROUS, *PEOPLE_APART)
     with Server(url, tmp, *options) as server:
         ann, bob = account(server), account(server)
         silent, _ = my_game(ann, AGAINST_EASY)

@@ -218,7 +218,9 @@ def create_app(settings: Settings) -> FastAPI:
             RematchService(social, service, hub.offer_rematch),
             holder["runtime"].rates,
         )
-        ratings = RatingService(RatingStore(store.engine), service, account_store)
+        ratings = RatingService(
+            RatingStore(store.engine, settings.limits.rated_history), service, account_store
+        )
         await ratings.start()
         _app.state.ratings = ratings
         # Everything built so far (modules, schemas, resumed games) lives as long as the

@@ -156,6 +156,15 @@ def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
         help=f"accounts one client address may create in any day (default {limits.signups_per_day})",
     )
     p.add_argument(
+        "--rated-history",
+        type=int,
+        default=limits.rated_history,
+        metavar="N",
+        help="rated games an account needs before its games against other accounts are rated "
+        f"(default {limits.rated_history}; accounts signed up from one address are never rated "
+        "against each other)",
+    )
+    p.add_argument(
         "--waiting-expiry",
         type=float,
         default=limits.waiting_expiry,
@@ -227,6 +236,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         args.signups_per_hour,
         args.signups_per_day,
     )
+    if args.rated_history < 0:
+        raise ConfigError(f"--rated-history must be 0 or more, got {args.rated_history}")
     if min(counts) < 1:
         raise ConfigError(
             "--bot-workers, --games-per-client, --actions-per-second, --creates-per-minute, "
@@ -267,6 +278,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         handshakes_per_address=args.handshakes_per_address,
         signups_per_hour=args.signups_per_hour,
         signups_per_day=args.signups_per_day,
+        rated_history=args.rated_history,
     )
     return Settings(
         database=database,

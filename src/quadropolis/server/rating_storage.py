@@ -45,7 +45,17 @@ from ..outcome import Outcome
 # The module, not its names: storage imports both table modules, in either order.
 from . import account_storage as acc
 from .data import OVER, ActionData, SeatData, moves_in_effect
-from .ratings import AccountFacts, Entrant, Rating, SeatPlay, entrants, rate, rated_places, seat_plays
+from .ratings import (
+    HISTORY_GAMES,
+    AccountFacts,
+    Entrant,
+    Rating,
+    SeatPlay,
+    entrants,
+    rate,
+    rated_places,
+    seat_plays,
+)
 from .storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
@@ -168,10 +178,13 @@ class _Moved(Exception):
 
 
 class RatingStore:
-    """Every read and write of results and ratings, on the games' engine."""
+    """Every read and write of results and ratings, on the games' engine. ``history``: the
+    rated games each account needs before its games against other accounts are rated
+    (:func:`~.ratings.may_rate_each_other`)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, history: int = HISTORY_GAMES) -> None:
         self._engine = engine
+        self.rated_history = history
         self._session = sessionmaker(engine, expire_on_commit=False)
 
     def unsettled(self, limit: int) -> list[str]:
@@ -249,7 +262,7 @@ class RatingStore:
             for i, sc in enumerate(result.scores)
         )
         plays = _plays(s, game)
-        who = _entrants(s, game, plays)
+        who = _entrants(s, game, plays, self.rated_history)
         if who is not None:
             _rate(s, game_id, str(game.config["mode"]), who, rated_places(result, plays), now)
             s.execute(update(SettledGameRow).where(SettledGameRow.game_id == game_id).values(rated=True))
@@ -343,7 +356,9 @@ class RatingStore:
             ]
 
 
-def _entrants(s: Session, game: GameRow, plays: Sequence[SeatPlay]) -> tuple[Entrant, ...] | None:
+def _entrants(
+    s: Session, game: GameRow, plays: Sequence[SeatPlay], history: int
+) -> tuple[Entrant, ...] | None:
     """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
     rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
     seats = [SeatData(r.seat, r.kind, r.level, r.name, None, None, account=r.account_id) for r in rows]
@@ -351,21 +366,19 @@ def _entrants(s: Session, game: GameRow, plays: Sequence[SeatPlay]) -> tuple[Ent
         select(ActionRow.seat).where(ActionRow.game_id == game.id, ActionRow.actor == "player").distinct()
     )
     accounts = [seat.account for seat in seats if seat.account is not None]
-    return entrants(game.config, game.status, seats, set(moved), plays, _facts(s, accounts))
+    return entrants(game.config, game.status, seats, set(moved), plays, _facts(s, accounts), history)
 
 
 def _facts(s: Session, accounts: Sequence[int]) -> dict[int, AccountFacts]:
     """What the Sybil rule reads of ``accounts``: sign-up address and rated games so far."""
-    keys = dict(
-        s.execute(select(acc.AccountRow.id, acc.AccountRow.signup_key).where(acc.AccountRow.id.in_(accounts)))
+    signed = select(acc.AccountRow.id, acc.AccountRow.signup_key).where(acc.AccountRow.id.in_(accounts))
+    keys = {account: key for account, key in s.execute(signed)}
+    counted = (
+        select(RatingRow.account_id, func.sum(RatingRow.games))
+        .where(RatingRow.account_id.in_(accounts))
+        .group_by(RatingRow.account_id)
     )
-    played = dict(
-        s.execute(
-            select(RatingRow.account_id, func.sum(RatingRow.games))
-            .where(RatingRow.account_id.in_(accounts))
-            .group_by(RatingRow.account_id)
-        )
-    )
+    played = {account: games for account, games in s.execute(counted)}
     return {a: AccountFacts(keys.get(a, f"unknown:{a}"), int(played.get(a) or 0)) for a in accounts}
 
 

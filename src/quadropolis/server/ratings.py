@@ -44,11 +44,15 @@ from ..bots import LEVELS
 from ..outcome import Outcome, places, rank_key
 from .clocks import CLOCK_ACTOR
 from .data import GUIDED_SEED, MIN_OWN_MOVES, OVER, SeatData
+from .settings import RATED_HISTORY
 
 #: The modes rated apart.
 MODES: Final = ("classic", "expert")
 #: The configuration's variants that a rated game has (the standard rules).
 STANDARD_VARIANTS: Final = {"urbanist_blocks": "lines", "all_parks_absorb": False}
+#: Rated games an account needs before its games against other accounts are rated, unless
+#: the server says otherwise (``--rated-history``).
+HISTORY_GAMES: Final = RATED_HISTORY
 _MODEL: Final = PlackettLuce()
 #: A new player's rating (OpenSkill's defaults: μ 25, σ 25/3).
 INITIAL_MU: Final[float] = _MODEL.mu
@@ -145,18 +149,19 @@ def entrants(
     moved: Collection[int],
     plays: Sequence[SeatPlay],
     facts: Mapping[int, AccountFacts],
+    history: int = HISTORY_GAMES,
 ) -> tuple[Entrant, ...] | None:
     """Who is rated at each seat of a finished game, or ``None`` if the game is unrated (the
     rules of the module doc). ``seats``: each seat as stored at the end (kind, bot level,
     account); ``moved``: the seats where a person played a move; ``plays``: how each seat
     was played (:func:`seat_plays`); ``facts``: what the Sybil rule reads of each account at
-    the table (:func:`may_rate_each_other`)."""
+    the table and ``history`` the rated games each needs (:func:`may_rate_each_other`)."""
     if status != OVER or not rated_table(config, seats):
         return None
     accounts = {s.seat: s.account for s in seats if s.account is not None}
     if any(plays[seat].own_moves < MIN_OWN_MOVES for seat in accounts):
         return None  # aborted: an account that did not play its first moves
-    if not may_rate_each_other([facts[a] for a in accounts.values()]):
+    if not may_rate_each_other([facts[a] for a in accounts.values()], history):
         return None
     out = []
     for seat in seats:
@@ -190,11 +195,6 @@ def rate(
     return per_seat, after
 
 
-#: Rated games an account must have (against bots, or people) before its games against other
-#: accounts are rated: a new account cannot be made only to feed another one rating points.
-HISTORY_GAMES: Final = 5
-
-
 @dataclass(frozen=True, slots=True)
 class AccountFacts:
     """What the Sybil rule reads of an account at a rated table: the client key (an IPv6
@@ -205,12 +205,13 @@ class AccountFacts:
     rated_games: int
 
 
-def may_rate_each_other(facts: Collection[AccountFacts]) -> bool:
+def may_rate_each_other(facts: Collection[AccountFacts], history: int = HISTORY_GAMES) -> bool:
     """Whether the accounts of one game may be rated against each other: always for one
     account (against bots); for several, only if none signed up from the same address as
-    another and each has played :data:`HISTORY_GAMES` rated games before. Otherwise the game
-    is unrated for everyone at it (two accounts of one person would trade points)."""
+    another and each has played ``history`` rated games before (the server's setting,
+    :data:`HISTORY_GAMES` by default). Otherwise the game is unrated for everyone at it (two
+    accounts of one person would trade points)."""
     if len(facts) < 2:
         return True
     keys = [f.signup_key for f in facts]
-    return len(set(keys)) == len(keys) and all(f.rated_games >= HISTORY_GAMES for f in facts)
+    return len(set(keys)) == len(keys) and all(f.rated_games >= history for f in facts)

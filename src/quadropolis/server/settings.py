@@ -38,6 +38,11 @@ def parse_daily_format(text: str) -> tuple[str, int]:
     return mode, int(players)
 
 
+#: Rated games an account must have (against bots, or people) before its games against other
+#: accounts are rated: a new account cannot be made only to feed another one rating points.
+RATED_HISTORY: Final = 5
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one client may use.
@@ -84,7 +89,9 @@ class Limits:
       (over it: ``rate_limited``, the line is dropped);
     - accounts: ``signups_per_hour`` and ``signups_per_day`` accounts created from one client
       address (counted in the database, across server processes; over it: ``rate_limited``,
-      429 with ``Retry-After``).
+      429 with ``Retry-After``);
+    - ratings: ``rated_history`` rated games each account needs before its games against
+      other accounts are rated (:func:`~.ratings.may_rate_each_other`).
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES
@@ -118,6 +125,7 @@ class Limits:
     clock_scale: float = 1.0
     signups_per_hour: int = 3
     signups_per_day: int = 10
+    rated_history: int = RATED_HISTORY
 
 
 @dataclass(frozen=True, slots=True)
