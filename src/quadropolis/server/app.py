@@ -95,7 +95,7 @@ from .rating_storage import RatingStore
 from .ratings_routes import router as ratings_router
 from .rematch import RematchService
 from .service import GameService
-from .settings import Settings
+from .settings import Limits, Settings
 from .social_routes import Social
 from .social_routes import router as social_router
 from .social_storage import SocialStore
@@ -190,6 +190,15 @@ class Runtime:
     rates: RateLimits
 
 
+async def _start_ratings(
+    store: Store, service: GameService, accounts: AccountStore, limits: Limits
+) -> RatingService:
+    """The ratings, settling finished games from now on (and the backlog)."""
+    ratings = RatingService(RatingStore(store.engine, limits.rated_history), service, accounts)
+    await ratings.start()
+    return ratings
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server application: storage migrated, games resumed and bots started during its
     lifespan (so a restart resumes every unfinished game before serving)."""
@@ -218,11 +227,7 @@ def create_app(settings: Settings) -> FastAPI:
             RematchService(social, service, hub.offer_rematch),
             holder["runtime"].rates,
         )
-        ratings = RatingService(
-            RatingStore(store.engine, settings.limits.rated_history), service, account_store
-        )
-        await ratings.start()
-        _app.state.ratings = ratings
+        _app.state.ratings = ratings = await _start_ratings(store, service, account_store, settings.limits)
         # Everything built so far (modules, schemas, resumed games) lives as long as the
         # server: keep it out of the collector's full scans, which would otherwise pause
         # every game for tens of milliseconds.

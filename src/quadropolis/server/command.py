@@ -83,6 +83,7 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         help=f"unfinished games one client address may create (default {limits.games_per_client})",
     )
     _add_abuse_options(p, limits)
+    _add_account_options(p, limits)
     p.add_argument(
         "--review-budget",
         type=int,
@@ -116,6 +117,33 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_account_options(p: argparse.ArgumentParser, limits: Limits) -> None:
+    """The options bounding sign-ups and who is rated against whom (documented in the README)."""
+    p.add_argument(
+        "--signups-per-hour",
+        type=int,
+        default=limits.signups_per_hour,
+        metavar="N",
+        help=f"accounts one client address may create in any hour (default {limits.signups_per_hour})",
+    )
+    p.add_argument(
+        "--signups-per-day",
+        type=int,
+        default=limits.signups_per_day,
+        metavar="N",
+        help=f"accounts one client address may create in any day (default {limits.signups_per_day})",
+    )
+    p.add_argument(
+        "--rated-history",
+        type=int,
+        default=limits.rated_history,
+        metavar="N",
+        help="rated games an account needs before its games against other accounts are rated "
+        f"(default {limits.rated_history}; accounts signed up from one address are never rated "
+        "against each other)",
+    )
+
+
 def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
     """The options bounding what one client may cost (documented in the README)."""
     p.add_argument(
@@ -140,29 +168,6 @@ def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
         metavar="N",
         help="games created and seats joined per minute per client address "
         f"(default {limits.creates_per_minute})",
-    )
-    p.add_argument(
-        "--signups-per-hour",
-        type=int,
-        default=limits.signups_per_hour,
-        metavar="N",
-        help=f"accounts one client address may create in any hour (default {limits.signups_per_hour})",
-    )
-    p.add_argument(
-        "--signups-per-day",
-        type=int,
-        default=limits.signups_per_day,
-        metavar="N",
-        help=f"accounts one client address may create in any day (default {limits.signups_per_day})",
-    )
-    p.add_argument(
-        "--rated-history",
-        type=int,
-        default=limits.rated_history,
-        metavar="N",
-        help="rated games an account needs before its games against other accounts are rated "
-        f"(default {limits.rated_history}; accounts signed up from one address are never rated "
-        "against each other)",
     )
     p.add_argument(
         "--waiting-expiry",
