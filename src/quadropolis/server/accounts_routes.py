@@ -29,6 +29,7 @@ elsewhere are unchanged: a cross-site page does not hold the token."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -266,7 +267,13 @@ async def join(game_id: str, seat: int, account: Account, service: Service) -> S
 async def game_view(game_id: str, account: Account, service: Service) -> dict[str, Any]:
     """The game as the account's seats see it (a spectator's view if it holds none)."""
     seats = await service.seats(account, game_id)
+    if not seats:  # a spectator's view: only of a game the account may watch (.daily)
+        await service.games.check_watch(game_id, partial(_id_of, account))
     return service.games.view(await service.games.game(game_id), seats)
+
+
+async def _id_of(account: AccountData) -> int | None:
+    return account.id
 
 
 @changes.post("/api/me/games/{game_id}/moves", tags=["my games"])

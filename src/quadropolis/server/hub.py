@@ -53,7 +53,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import AccountService
 from .accounts_routes import COOKIE
-from .errors import Forbidden, InternalError, LimitReached, NotFound, RateLimited, ServerError, Unavailable
+from .errors import (
+    Forbidden,
+    InternalError,
+    LimitReached,
+    NotFound,
+    NotLoggedIn,
+    RateLimited,
+    ServerError,
+    Unavailable,
+)
 from .game import HUMAN, LiveGame
 from .protocol import (
     Accepted,
@@ -84,6 +93,7 @@ REPLY_QUEUE: Final = 256
 #: Seconds one message may take to be accepted by a client's socket before it counts as too slow.
 SEND_TIMEOUT: Final = 10.0
 #: Close codes (4000-4999 are the application's).
+CLOSE_FORBIDDEN: Final = 4403
 CLOSE_NOT_FOUND: Final = 4404
 CLOSE_TOO_SLOW: Final = 4408
 CLOSE_REPLACED: Final = 4409
@@ -122,6 +132,9 @@ class Connection:
         #: Seat -> its token, or the account's proof for a seat held by the account.
         self.seats: dict[int, str | HeldByAccount] = {}
         self.spectator = False
+        #: Why this connection may not watch the game (``None``: it may): it sees nothing
+        #: before a seat's ``auth`` (the daily challenge's hidden games).
+        self.hidden: str | None = None
         self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
         self.chat_bucket = TokenBucket(limits.chat_per_minute / 60, limits.chat_burst)
@@ -288,7 +301,8 @@ class Hub:
         self.service.opened(game_id)
         try:
             conn.send(Welcome(game=game_id, you=[]))
-            if self._room_for_spectator(conn):
+            conn.hidden = await self._watch_refusal(conn)
+            if conn.hidden is None and self._room_for_spectator(conn):
                 self._admit(conn, spectator=True)
                 self._push_to(conn, game)
                 await self._send_chat_history(conn)
@@ -338,8 +352,13 @@ class Hub:
         conn.grace = loop.call_later(self.limits.auth_grace_seconds, self._refuse, conn)
 
     def _refuse(self, conn: Connection) -> None:
-        """Close a connection that stayed over the spectator caps without authenticating."""
+        """Close a connection that stayed over the spectator caps (or may not watch) without
+        authenticating."""
         self._unwait(conn)
+        if conn.hidden is not None:
+            conn.send(ErrorReply(code=Forbidden.code, message=conn.hidden))
+            conn.close(CLOSE_FORBIDDEN)
+            return
         limits = self.limits
         message = (
             f"too many spectators of this game ({limits.spectators_per_game}, "
@@ -457,6 +476,8 @@ class Hub:
         )
 
     async def _on_sync(self, conn: Connection, _message: SyncMessage | None) -> None:
+        if conn.grace is not None and conn.hidden is not None:
+            raise Forbidden(conn.hidden)
         if conn.grace is not None:  # over the spectator caps: nothing to see before auth
             raise LimitReached("this game has all the spectators it takes: a seat's player sends auth")
         self._push_to(conn, await self.service.game(conn.game_id))
@@ -464,12 +485,35 @@ class Hub:
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
         conn.send(Pong(id=message.id))
 
+    async def _watch_refusal(self, conn: Connection) -> str | None:
+        """Why ``conn`` (no seat yet) may not watch its game, or ``None`` if it may
+        (:meth:`GameService.check_watch`; its account is the handshake's session's, counted
+        only from this server's own origin, as for ``auth``)."""
+
+        async def account() -> int | None:
+            if not self._same_origin(conn) or self.accounts is None:
+                return None
+            try:
+                return (await self.accounts.account_of(conn.ws.cookies.get(COOKIE))).id
+            except NotLoggedIn:
+                return None
+
+        try:
+            await self.service.check_watch(conn.game_id, account)
+        except Forbidden as e:
+            return str(e)
+        return None
+
+    @staticmethod
+    def _same_origin(conn: Connection) -> bool:
+        origin = conn.ws.headers.get("origin")
+        return origin is not None and urlsplit(origin).netloc == conn.ws.headers.get("host")
+
     async def _account_seats(self, conn: Connection, required: bool) -> dict[int, HeldByAccount]:
         """The seats of this game the handshake's session's account holds and a person still
         plays: ``forbidden`` from another origin, or if it holds none and ``required`` (no
         token gave a seat either), ``not_logged_in`` without a live session."""
-        origin = conn.ws.headers.get("origin")
-        if origin is None or urlsplit(origin).netloc != conn.ws.headers.get("host"):
+        if not self._same_origin(conn):
             raise Forbidden("a cross-site connection cannot use the account's session: send seat tokens")
         if self.accounts is None:
             raise Forbidden("this server has no accounts")
