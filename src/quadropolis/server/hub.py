@@ -25,9 +25,10 @@ the oldest). Connections holding one seat are capped too (``connections_per_seat
 newer one closes the oldest with :data:`CLOSE_REPLACED`.
 
 **Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
-checked (protocol), rate-limited per connection (``Limits.chat_per_minute``), stored with the
-game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game in
-this process; a connection gets the lines kept when it opens. A rematch asked for a finished
+checked (protocol), rate-limited per seat and per client address across connections and
+reconnections (``Limits.chat_per_minute``, ``address_chat_per_minute``), stored with the
+game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game
+in this process; a connection gets the lines kept when it opens. A rematch asked for a finished
 game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
 
 **Sending never blocks the server on one client.** Each connection has its own writer task.
@@ -53,6 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import AccountService
 from .accounts_routes import COOKIE
+from .edges import client_key
 from .errors import (
     Forbidden,
     InternalError,
@@ -98,6 +100,8 @@ CLOSE_NOT_FOUND: Final = 4404
 CLOSE_TOO_SLOW: Final = 4408
 CLOSE_REPLACED: Final = 4409
 CLOSE_FULL: Final = 4429
+#: Chat rate buckets (per seat, per address) a hub holds before forgetting the full ones.
+BUCKETS_KEPT: Final = 10_000
 
 
 class TokenBucket:
@@ -112,13 +116,42 @@ class TokenBucket:
         self._last = time.monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens < 1:
+        if not self.ready():
             return False
         self._tokens -= 1
         return True
+
+    def ready(self) -> bool:
+        """Whether a message may go now (nothing is taken)."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        return self._tokens >= 1
+
+    def full(self) -> bool:
+        """Whether it holds its whole burst again (it may be forgotten)."""
+        return self._tokens + (time.monotonic() - self._last) * self.rate >= self.burst
+
+
+class Buckets:
+    """A :class:`TokenBucket` per key (a seat, an address), made on first use, whichever
+    connection uses it; the full ones are forgotten whenever the table has grown past
+    twice its size after the last clean-up (and :data:`BUCKETS_KEPT`)."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.per_minute = per_minute
+        self.burst = burst
+        self._buckets: dict[Any, TokenBucket] = {}
+        self._clean_at = BUCKETS_KEPT
+
+    def get(self, key: Any) -> TokenBucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self._clean_at:
+                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
+                self._clean_at = max(BUCKETS_KEPT, 2 * len(self._buckets))
+            bucket = self._buckets[key] = TokenBucket(self.per_minute / 60, self.burst)
+        return bucket
 
 
 class Connection:
@@ -137,7 +170,6 @@ class Connection:
         self.hidden: str | None = None
         self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
-        self.chat_bucket = TokenBucket(limits.chat_per_minute / 60, limits.chat_burst)
         self.grace: asyncio.TimerHandle | None = None
         #: Replies in order; ``None`` marks where the latest state goes out.
         self._queue: deque[str | None] = deque()
@@ -252,6 +284,9 @@ class Hub:
         self._spectators: dict[str, Counter[str]] = {}
         #: Per game and address, connections over the spectator caps waiting to authenticate.
         self._waiting: dict[tuple[str, str], deque[Connection]] = {}
+        #: Chat lines per seat (game, seat) and per client address, across connections.
+        self._seat_chat = Buckets(limits.chat_per_minute, limits.chat_burst)
+        self._address_chat = Buckets(limits.address_chat_per_minute, limits.address_chat_burst)
         self._handlers: dict[type[Message], Handler] = {
             Auth: self._on_auth,
             MoveMessage: self._on_move,
@@ -544,14 +579,13 @@ class Hub:
             conn.send(ChatPush(game=conn.game_id, history=True, lines=[_entry(line) for line in lines]))
 
     async def _on_chat(self, conn: Connection, message: ChatMessage) -> None:
-        """A line of table chat from a seat holder: rate-limited per connection, stored (the
+        """A line of table chat from a seat holder: rate-limited per seat and address, stored (the
         game keeps its last lines), then sent to every connection of the game in this process."""
         if self.social is None:
             raise Unavailable("this server keeps no table chat")
         if not conn.seats:
             raise Forbidden("only the players at the table may chat (spectators read it)")
-        if not conn.chat_bucket.take():
-            raise RateLimited(f"at most {self.limits.chat_per_minute:g} chat lines a minute")
+        self._count_chat(conn)
         game = await self.service.game(conn.game_id)
         seat = min(conn.seats)
         line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock())
@@ -563,6 +597,26 @@ class Hub:
         push = ChatPush(game=conn.game_id, history=False, lines=[_entry(line)]).model_dump_json()
         for other in list(self._games.get(conn.game_id, ())):
             other.send_text(push)
+
+    def _count_chat(self, conn: Connection) -> None:
+        """Take a chat line from the buckets of every seat ``conn`` holds and of its address
+        (all or none): ``rate_limited`` naming the limit if one is empty. Reconnecting, or
+        holding a seat on several connections, gives no new lines."""
+        seats = [self._seat_chat.get((conn.game_id, seat)) for seat in sorted(conn.seats)]
+        address = self._address_chat.get(client_key(conn.address))
+        limits = self.limits
+        if not all(bucket.ready() for bucket in seats):
+            raise RateLimited(
+                f"at most {limits.chat_per_minute:g} chat lines a minute per seat "
+                f"(bursts of {limits.chat_burst}), however many connections hold it"
+            )
+        if not address.ready():
+            raise RateLimited(
+                f"at most {limits.address_chat_per_minute:g} chat lines a minute from one "
+                f"address (bursts of {limits.address_chat_burst}), over all its seats and games"
+            )
+        for bucket in (*seats, address):
+            bucket.take()
 
     def offer_rematch(self, game_id: str, rematch: str, by: list[int]) -> None:
         """Tell the connections holding a seat of finished ``game_id`` that ``rematch`` waits
