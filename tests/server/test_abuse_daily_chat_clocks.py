@@ -146,16 +146,17 @@ def test_a_guest_practising_never_sees_the_days_seed(server: Server) -> None:
         seed = todays_seed(server)
         for _ in range(2):
             r = guest.post("/api/daily/games", json={"name": "Guest"})
-            assert r.status_code == 201 and r.json()["practice"] is True and r.json()["ranked"] is False
+            assert r.status_code == 201 and r.json()["ranked"] is False
             game, token = r.json()["game"], r.json()["seats"][0]["token"]
             play_to_end(guest, game, token)
             record = guest.get(f"/api/games/{game}/record").json()
-            # The day's format, a deal of its own.
+            # A deal of its own, of the day's format, labelled practice.
+            assert record["config"]["seed"] != seed
             assert (record["config"]["mode"], record["config"]["players"]) == (
                 board["mode"],
                 board["players"],
             )
-            assert record["config"]["seed"] != seed
+            assert r.json()["practice"] is True
             practice = guest.get(f"/api/games/{game}/daily").json()["game"]
             assert practice["practice"] is True and practice["ranked"] is False
 
@@ -186,6 +187,12 @@ def test_the_days_games_stay_hidden_until_ones_own_is_over_or_the_day_ends(serve
         board = bob.get("/api/daily").json()
         assert board["games_shown"] is True and alices in [line["game"] for line in board["leaderboard"]]
         hidden_everywhere(server, mallory, alices, session_headers(server, mallory))
+        # A page of another site cannot watch with Bob's session.
+        foreign = {**session_headers(server, bob), "Origin": "http://evil.example"}
+        with connect(server.ws_url(alices), open_timeout=10, additional_headers=foreign) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            ws.send(json.dumps({"type": "sync"}))
+            assert json.loads(ws.recv(timeout=10))["code"] == "forbidden"
         # Once the day is over, its games are everyone's.
         yesterday = move_to_yesterday(server, alices)
         assert (

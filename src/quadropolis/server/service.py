@@ -38,8 +38,9 @@ for ``waiting_expiry`` seconds and running ones where no person acted for ``play
 again (who is present, and when a bot takes over: :mod:`~quadropolis.server.presence`).
 
 **Clocks** (:mod:`~quadropolis.server.clocks`): a table with a time per move stores the
-deadline of the move being played with each action; when it passes, the bot of
-``takeover_level`` plays that move (actor ``clock``). The clock task wakes at the earliest
+deadline of the turn being played with each action (counted from when the turn became the
+seat's: a take or an undo does not restart it); when it passes, the bot of
+``takeover_level`` plays the turn (actor ``clock``). The clock task wakes at the earliest
 deadline in the database (loading that game if this process has not yet), so deadlines
 pass after a restart without any game being replayed at start-up.
 
