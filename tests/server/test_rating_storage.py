@@ -6,6 +6,7 @@ are rated."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +20,7 @@ from quadropolis.outcome import Outcome, outcome
 from quadropolis.record import result_json
 from quadropolis.rules import apply_unchecked
 from quadropolis.server.account_storage import AccountStore
-from quadropolis.server.data import OVER, PLAYING, ActionData, GameData, SeatData
+from quadropolis.server.data import OVER, PLAYING, ActionData
 from quadropolis.server.game import LiveGame
 from quadropolis.server.migrations import current, upgrade
 from quadropolis.server.rating_storage import RatingStore
@@ -57,13 +58,7 @@ def finished_game(
     """Store a game of ``seats`` (kind, bot level) played to its end with each turn's first
     legal move, human seats' moves by their players; its outcome."""
     config = GameConfig(mode=Mode(mode), players=len(seats), seed=seed)
-    rows = tuple(
-        SeatData(i, kind, level, f"P{i}" if kind == "human" else f"Bot ({level})", None, 1.0)
-        for i, (kind, level) in enumerate(seats)
-    )
-    store.insert_game(
-        GameData(game_id, config.to_json(), PLAYING, True, "c", None, "easy", 1.0, None, None, rows)
-    )
+    insert_running(store, game_id, config, seats)
     state = new_game(config)
     version = 0
     while not state.is_over:
@@ -77,6 +72,58 @@ def finished_game(
             game_id, ActionData(version, seat, "move", str(move), None, actor, 2.0 + version), result
         )
     return outcome(state)
+
+
+def insert_running(
+    store: Store, game_id: str, config: GameConfig, seats: tuple[tuple[str, str | None], ...]
+) -> None:
+    """A running game and its seats, written in plain SQL with the columns every revision since
+    ``0007`` has (the models describe the newest schema, so they cannot write an older one)."""
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games (id, config, status, public, creator, takeover_after, takeover_level,"
+                " created_at, finished_at, result, analysis, last_activity, move_seconds, deadline)"
+                " VALUES (:id, :config, :status, :yes, 'c', NULL, 'easy', 1.0, NULL, NULL, :no, 1.0,"
+                " NULL, NULL)"
+            ),
+            {
+                "id": game_id,
+                "config": json.dumps(config.to_json()),
+                "status": PLAYING,
+                "yes": True,
+                "no": False,
+            },
+        )
+        for i, (kind, level) in enumerate(seats):
+            conn.execute(
+                text(
+                    "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, last_seen, host)"
+                    " VALUES (:id, :seat, :kind, :level, :name, NULL, 1.0, :no)"
+                ),
+                {
+                    "id": game_id,
+                    "seat": i,
+                    "kind": kind,
+                    "level": level,
+                    "name": f"P{i}" if kind == "human" else f"Bot ({level})",
+                    "no": False,
+                },
+            )
+
+
+def stored_rows(store: Store, game_id: str) -> list[tuple[object, ...]]:
+    """The game's status, result and actions as stored, read in plain SQL (any revision)."""
+    with store.engine.connect() as conn:
+        game = conn.execute(text("SELECT status, result FROM games WHERE id = :id"), {"id": game_id}).all()
+        actions = conn.execute(
+            text(
+                "SELECT version, seat, kind, move, actor, created_at FROM actions"
+                " WHERE game_id = :id ORDER BY version"
+            ),
+            {"id": game_id},
+        ).all()
+    return [tuple(r) for r in (*game, *actions)]
 
 
 def rebuilt(store: Store, game_id: str) -> Outcome:
@@ -95,10 +142,11 @@ def test_upgrading_from_the_previous_version_keeps_games_and_settles_them_after(
         alice = accounts.insert_account("Alice", "hash", 1.0)
         finished_game(store, "old", (("human", None), ("bot", "easy")))
         accounts.link_seats(alice.id, "old", [0])
-        before = store.load("old")
-        store.upgrade()
+        before = stored_rows(store, "old")
+        upgrade(store.engine, "0008")
         assert current(store.engine) == "0008"
-        assert store.load("old") == before
+        assert stored_rows(store, "old") == before
+        store.upgrade()
         ratings = RatingStore(store.engine)
         assert ratings.unsettled(10) == ["old"]
         assert ratings.settle("old", rebuilt(store, "old"), 9.0)
