@@ -339,16 +339,27 @@ def test_many_seats_of_one_address_share_its_chat_limit(server: Server) -> None:
 # --- clocks ----------------------------------------------------------------------------------
 
 
-def take_and_undo(http: httpx.Client, game: str, token: str) -> dict[str, Any]:
-    """Seat 0 takes (its first legal take) and undoes it; the view after, or the refusal."""
+def play_first(http: httpx.Client, game: str, token: str, view: dict[str, Any]) -> dict[str, Any] | None:
+    """Seat 0 plays its first legal move in ``view``: the view after, ``None`` if refused."""
+    body = {"seat": 0, "version": view["version"], "move": view["legal_moves"][0]}
+    if http.post(f"/api/games/{game}/moves", json=body, headers=bearer(token)).status_code != 200:
+        return None
+    after: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
+    return after
+
+
+def take_and_undo(http: httpx.Client, game: str, token: str, hand_over: bool = False) -> dict[str, Any]:
+    """Seat 0 takes (its first legal take), with ``hand_over`` also builds (handing the turn
+    over), and undoes it all; the view after (``taken``: the view before the undo), or the
+    refusal."""
     view: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
     if view["status"] != "playing" or view["to_move"] != 0:
         return view
-    body = {"seat": 0, "version": view["version"], "move": view["legal_moves"][0]}
-    r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(token))
-    if r.status_code != 200:
-        return {"refused": r.json()}
-    taken: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
+    taken = play_first(http, game, token, view)
+    if taken is not None and hand_over and taken["to_move"] == 0:
+        taken = play_first(http, game, token, taken)
+    if taken is None:
+        return {"refused": True}
     r = http.post(
         f"/api/games/{game}/undo", json={"seat": 0, "version": taken["version"]}, headers=bearer(token)
     )
@@ -383,6 +394,25 @@ def test_taking_and_undoing_does_not_restart_the_clock(clocks: Server) -> None:
             if r.json().get("code") != "stale":
                 break
         assert "clock" in error_of(r, 409, "undo_refused")
+
+
+def test_handing_the_turn_over_and_taking_it_back_does_not_restart_the_clock(clocks: Server) -> None:
+    with clocks.http() as http:
+        game, tokens = hotseat(http, move_time=60, first_player=0)
+        deadline = http.get(f"/api/games/{game}").json()["clock"]["deadline"]
+        handed = 0
+        while time.time() < deadline + 2:
+            after = take_and_undo(http, game, tokens[0], hand_over=True)
+            if "refused" in after or after.get("to_move") != 0:
+                break
+            if after["taken"]["to_move"] == 1:  # seat 1's turn, with a time of its own
+                handed += 1
+                assert after["taken"]["clock"]["deadline"] > deadline
+            # Taken back, seat 0's turn has its own deadline again, not a later one.
+            assert after["clock"]["deadline"] == deadline
+        assert handed > 0
+        first = next(a for a in wait_for_clock(http, game) if a["by"] == "clock")
+        assert first["seat"] == 0 and first["at"] >= deadline
 
 
 def wait_for_clock(http: httpx.Client, game: str) -> list[dict[str, Any]]:
