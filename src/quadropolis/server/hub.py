@@ -537,6 +537,9 @@ class Hub:
             await self.service.check_watch(conn.game_id, account)
         except Forbidden as e:
             return str(e)
+        except Exception:  # closed to spectators while it cannot be told: a seat's auth still works
+            log.exception("checking who may watch game %s", conn.game_id)
+            return "this game cannot be watched just now (the server could not check who may): try again"
         return None
 
     @staticmethod
