@@ -1,6 +1,7 @@
 """The daily challenge (issue 23 item 6): each UTC day one deal that everyone plays against the
-same bots; each account plays it once and is ranked on the day's leaderboard; guests play it
-unranked. Knows nothing of HTTP (:mod:`.social_routes` is the transport).
+same bots; each account plays it once and is ranked on the day's leaderboard; guests practise
+the day's format on deals of their own, unranked. Knows nothing of HTTP (:mod:`.social_routes`
+is the transport).
 
 **The day's challenge.** Its *format* follows from the date alone (public: players may know
 tomorrow's): with ``n = date.toordinal()``, the mode and player count are
