@@ -17,6 +17,7 @@ import pytest
 from pydantic import ValidationError
 from server_helpers import database, insert_old_game
 
+from quadropolis.phases import TAKE
 from quadropolis.server.bot_pool import BotPool, new_executor
 from quadropolis.server.data import EXPIRED, PLAYING, WAITING, GameData, SeatData
 from quadropolis.server.migrations import current, upgrade
@@ -81,27 +82,34 @@ def test_the_bot_plays_the_move_whose_time_ran_out(db_url: str, executor: Proces
             assert before + 1.2 <= clock["deadline"] <= time.time() + 1.2
             stored = await asyncio.to_thread(service.store.load, new.game)
             assert stored is not None and stored.deadline == clock["deadline"] and stored.move_seconds == 60
-            await wait_for(lambda: game.version == 1, 10)
-            await the_next_move_has_its_own_time(service, new, clock["deadline"])
+            await wait_for(lambda: game.version >= 1 and game.state.phase == TAKE, 10)
+            await the_next_turn_has_its_own_time(service, new, clock["deadline"])
 
     asyncio.run(go())
 
 
-async def the_next_move_has_its_own_time(service: GameService, new: NewGame, first_deadline: float) -> None:
+async def the_next_turn_has_its_own_time(service: GameService, new: NewGame, first_deadline: float) -> None:
+    """The clock played seat 0's whole turn (its take, and the build due after it: the
+    turn's time had run out); the next turn's time starts with the move that handed it over."""
     game = await service.game(new.game)
-    timed_out = game.log[0]
-    assert timed_out.actor == "clock" and timed_out.seat == 0
-    assert timed_out.created_at >= first_deadline
-    # The next move's time starts with that move, stored with it.
-    assert game.deadline == pytest.approx(timed_out.created_at + 1.2)
+    assert [(a.actor, a.seat) for a in game.log] == [("clock", 0)] * game.version
+    assert game.log[0].created_at >= first_deadline
+    assert game.deadline == pytest.approx(game.log[-1].created_at + 1.2)
     stored = await asyncio.to_thread(service.store.load, new.game)
     assert stored is not None and stored.deadline == game.deadline
-    # A move in time is the player's, and starts the next move's time.
-    seat = game.to_move
-    assert seat is not None
-    move = service.view(game)["legal_moves"][0]
-    action = await service.act(new.game, seat, new.tokens[seat], game.version, move)
-    assert action.actor == "player" and game.deadline == pytest.approx(action.created_at + 1.2)
+    # A take in time is the player's; the turn's time goes on (its build is due), and the
+    # move that hands the turn over starts the next one's.
+    turn_deadline = game.deadline
+    while game.state.phase != TAKE or game.to_move == 1:
+        seat = game.to_move
+        assert seat is not None
+        move = service.view(game)["legal_moves"][0]
+        action = await service.act(new.game, seat, new.tokens[seat], game.version, move)
+        assert action.actor == "player"
+        if game.state.phase == TAKE:
+            assert game.deadline == pytest.approx(action.created_at + 1.2)
+        else:
+            assert game.deadline == turn_deadline
 
 
 def test_a_game_without_a_clock_has_none(db_url: str, executor: ProcessPoolExecutor) -> None:
@@ -142,7 +150,7 @@ def test_the_clock_of_a_game_started_by_a_join_runs_out(db_url: str, executor: P
             await asyncio.sleep(0.2)  # the clocks have looked, and found no deadline
             await service.join(new.game, 1, "Bob")
             assert game.deadline is not None
-            await wait_for(lambda: game.version == 1, 10)
+            await wait_for(lambda: game.version >= 1, 10)
             assert game.log[0].actor == "clock"
 
     asyncio.run(go())

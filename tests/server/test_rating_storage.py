@@ -6,6 +6,7 @@ are rated."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ from quadropolis.outcome import Outcome, outcome
 from quadropolis.record import result_json
 from quadropolis.rules import apply_unchecked
 from quadropolis.server.account_storage import AccountStore
-from quadropolis.server.data import MIN_OWN_MOVES, OVER, PLAYING, ActionData, GameData, SeatData
+from quadropolis.server.data import MIN_OWN_MOVES, OVER, PLAYING, ActionData, SeatData
 from quadropolis.server.game import LiveGame
 from quadropolis.server.migrations import config, current
 from quadropolis.server.rating_storage import RatingStore
@@ -72,13 +73,7 @@ def finished_game(
     """Store a game of ``seats`` (kind, bot level) played to its end with each turn's first
     legal move, human seats' moves by their players; its outcome."""
     config = GameConfig(mode=Mode(mode), players=len(seats), seed=seed)
-    rows = tuple(
-        SeatData(i, kind, level, f"P{i}" if kind == "human" else f"Bot ({level})", None, 1.0)
-        for i, (kind, level) in enumerate(seats)
-    )
-    store.insert_game(
-        GameData(game_id, config.to_json(), PLAYING, True, "c", None, "easy", 1.0, None, None, rows)
-    )
+    insert_running(store, game_id, config, seats)
     state = new_game(config)
     version = 0
     while not state.is_over:
@@ -92,6 +87,44 @@ def finished_game(
             game_id, ActionData(version, seat, "move", str(move), None, actor, 2.0 + version), result
         )
     return outcome(state)
+
+
+def insert_running(
+    store: Store, game_id: str, config: GameConfig, seats: tuple[tuple[str, str | None], ...]
+) -> None:
+    """A running game and its seats, written in plain SQL with the columns every revision since
+    ``0007`` has (the models describe the newest schema, so they cannot write an older one)."""
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games (id, config, status, public, creator, takeover_after, takeover_level,"
+                " created_at, finished_at, result, analysis, last_activity, move_seconds, deadline)"
+                " VALUES (:id, :config, :status, :yes, 'c', NULL, 'easy', 1.0, NULL, NULL, :no, 1.0,"
+                " NULL, NULL)"
+            ),
+            {
+                "id": game_id,
+                "config": json.dumps(config.to_json()),
+                "status": PLAYING,
+                "yes": True,
+                "no": False,
+            },
+        )
+        for i, (kind, level) in enumerate(seats):
+            conn.execute(
+                text(
+                    "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, last_seen, host)"
+                    " VALUES (:id, :seat, :kind, :level, :name, NULL, 1.0, :no)"
+                ),
+                {
+                    "id": game_id,
+                    "seat": i,
+                    "kind": kind,
+                    "level": level,
+                    "name": f"P{i}" if kind == "human" else f"Bot ({level})",
+                    "no": False,
+                },
+            )
 
 
 def rebuilt(store: Store, game_id: str) -> Outcome:

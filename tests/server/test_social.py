@@ -49,7 +49,9 @@ def play_seat_to_end(http: httpx.Client, game: str, tokens: dict[int, str]) -> d
     others) until the game is over."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        view: dict[str, Any] = http.get(f"/api/games/{game}").json()
+        view: dict[str, Any] = http.get(
+            f"/api/games/{game}", headers=bearer(next(iter(tokens.values())))
+        ).json()
         if view["status"] == "over":
             return view
         seat = view["to_move"]
@@ -89,14 +91,15 @@ def test_the_daily_challenge_ranks_each_account_once_and_guests_never(server: Se
         assert mine["ranked"] and [s["seat"] for s in mine["seats"]] == [0]
         error_of(alice.post("/api/daily/games", json={}), 409, "already_played")
         theirs = start_daily(anon)
-        assert not theirs["ranked"]
-        again = start_daily(anon)  # a guest may play it again, unranked
+        assert not theirs["ranked"] and theirs["practice"]
+        again = start_daily(anon)  # a guest may practise again, unranked
         assert again["game"] != theirs["game"]
         ended = play_seat_to_end(alice, mine["game"], {0: mine["seats"][0]["token"]})
         play_seat_to_end(anon, theirs["game"], {0: theirs["seats"][0]["token"]})
-        # Everyone got the same deal: the records of the two games share their configuration.
+        # The guest practised the day's format on a deal of its own.
         records = [alice.get(f"/api/games/{g['game']}/record").json() for g in (mine, theirs)]
-        assert records[0]["config"] == records[1]["config"]
+        assert records[0]["config"]["mode"] == records[1]["config"]["mode"]
+        assert records[0]["config"]["seed"] != records[1]["config"]["seed"]
         board = alice.get("/api/daily").json()
         lines = [line for line in board["leaderboard"] if line["game"] == mine["game"]]
         assert len(lines) == 1 and lines[0]["vp"] == ended["result"]["scores"][0] and lines[0]["of"] == 2
@@ -106,9 +109,11 @@ def test_the_daily_challenge_ranks_each_account_once_and_guests_never(server: Se
         ranked = [(line["place"], -line["vp"]) for line in board["leaderboard"]]
         assert ranked == sorted(ranked) and [line["rank"] for line in board["leaderboard"]][:1] == [1]
         of_guest = anon.get(f"/api/games/{theirs['game']}/daily").json()
-        assert of_guest["game"]["ranked"] is False and of_guest["game"]["vp"] is not None
+        assert of_guest["game"]["ranked"] is False and of_guest["game"]["practice"] is True
+        assert of_guest["game"]["vp"] is not None
         assert of_guest["you"]["line"] is None  # played, shown the day's best, not ranked
-        assert anon.get(f"/api/daily/{today.isoformat()}").json()["leaderboard"] == board["leaderboard"]
+        hidden = anon.get(f"/api/daily/{today.isoformat()}").json()  # without the games' links
+        assert hidden["leaderboard"] == [{**line, "game": None} for line in board["leaderboard"]]
 
 
 def test_racing_requests_start_one_daily_game_per_account(server: Server) -> None:

@@ -79,9 +79,12 @@ def test_an_account_has_one_entry_a_day_and_guests_any_number(store: Store) -> N
     assert social.entry_of(day.day, alice.id) == "g1"
     for guest in ("g2", "g3"):
         store.insert_game(a_game(guest))
-        social.add_guest(day.day, guest, 0, 2.0)
+        social.add_practice(day.day, guest, 0, 2.0)
     found = social.daily_game("g2")
-    assert found is not None and not found.ranked and found.username is None
+    assert found is not None and not found.ranked and found.practice and found.username is None
+    # Only the account's game plays the day's deal; it is finished once over.
+    assert (social.deal_day("g1"), social.deal_day("g2")) == (day.day, None)
+    assert not social.finished_attempt(day.day, alice.id)
     # A reservation whose game could not be created is dropped: the account may try again.
     bob = AccountStore(store.engine).insert_account("Bob", "hash", 1.0)
     social.unreserve(social.reserve(day.day, bob.id, 0, 1.0))

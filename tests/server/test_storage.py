@@ -79,7 +79,7 @@ def move(version: int, text: str = "1T1") -> ActionData:
 
 
 #: The newest migration (``server/migrations/versions/``): every upgrade must end there.
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 
 
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
@@ -115,7 +115,11 @@ def test_a_group_commit_refuses_a_conflict_alone(batches: tuple[Store, AppendBat
         new_game(store, g)
     store.append("b", move(1))
     outcomes = append_batch(
-        [("a", move(1), None, None), ("b", move(1), None, None), ("c", move(1), {"scores": [1, 2]}, None)]
+        [
+            ("a", move(1), None, None, None),
+            ("b", move(1), None, None, None),
+            ("c", move(1), {"scores": [1, 2]}, None, None),
+        ]
     )
     assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None
     for g, n in (("a", 1), ("b", 1), ("c", 1)):
@@ -130,7 +134,7 @@ def test_a_refused_action_leaves_its_game_as_it_was(batches: tuple[Store, Append
     new_game(store, "e")
     store.append("e", move(1))
     late = ActionData(1, 0, "move", "2T1", None, "player", 9.0)
-    [outcome] = append_batch([("e", late, {"scores": [5]}, None)])
+    [outcome] = append_batch([("e", late, {"scores": [5]}, None, None)])
     assert isinstance(outcome, VersionTaken)
     data = store.load("e")
     assert data is not None
@@ -151,7 +155,9 @@ def test_the_event_loop_appender_replaces_a_dead_connection(
         appender = postgres_commit.PostgresAppender(url, 1)
         loop.run_until_complete(appender.open())
         try:
-            assert loop.run_until_complete(appender.append_batch([("f", move(1), None, None)])) == [None]
+            assert loop.run_until_complete(appender.append_batch([("f", move(1), None, None, None)])) == [
+                None
+            ]
             with store.engine.connect() as conn:
                 killed = conn.exec_driver_sql(
                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
@@ -159,7 +165,7 @@ def test_the_event_loop_appender_replaces_a_dead_connection(
                 ).scalar()
             assert killed
             second = ActionData(2, 1, "move", "2T1", None, "player", 3.0)
-            assert loop.run_until_complete(appender.append_batch([("f", second, None, None)])) == [None]
+            assert loop.run_until_complete(appender.append_batch([("f", second, None, None, None)])) == [None]
             data = store.load("f")
             assert data is not None and [a.version for a in data.actions] == [1, 2]
         finally:
@@ -213,7 +219,11 @@ def test_a_group_commit_applies_one_games_actions_in_order(batches: tuple[Store,
     new_game(store, "d")
     bot = ActionData(2, 1, "move", "2T1", None, "bot", 4.0)
     outcomes = append_batch(
-        [("d", move(1), None, 100.0), ("d", move(1, "2T2"), None, None), ("d", bot, {"scores": [3]}, None)]
+        [
+            ("d", move(1), None, 100.0, None),
+            ("d", move(1, "2T2"), None, None, None),
+            ("d", bot, {"scores": [3]}, None, None),
+        ]
     )
     assert outcomes[0] is None and isinstance(outcomes[1], VersionTaken) and outcomes[2] is None
     data = store.load("d")
@@ -294,7 +304,7 @@ def test_sqlite_commits_at_the_sync_level_chosen(level: str, pragma: int, tmp_pa
     try:
         s.upgrade()
         new_game(s, "g1")  # new games at NORMAL, then the connection is back at the level
-        assert s.append_batch([("g1", move(1), None, None)]) == [None]
+        assert s.append_batch([("g1", move(1), None, None, None)]) == [None]
         with s.engine.connect() as conn:
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == pragma
     finally:

@@ -8,7 +8,8 @@ import type { Created, SeatPass } from "./types";
 export interface BoardLine {
   rank: number;
   username: string;
-  game: string;
+  /** `null` while the day's games are hidden from this viewer (see `games_shown`). */
+  game: string | null;
   seat: number;
   /** Place at its own table (R13) among `of` players. */
   place: number;
@@ -23,11 +24,13 @@ export interface Daily {
   mode: "classic" | "expert";
   players: number;
   opponents: string[];
+  /** Whether the board names the day's games: today, only once one's own is played to the end. */
+  games_shown?: boolean;
   leaderboard: BoardLine[];
   top: { game: string; seat: number }[];
   you: { game: string; line: BoardLine | null } | null;
   /** Only for `/api/games/{id}/daily`: that game's result. */
-  game?: { ranked: boolean; seat: number; place: number | null; of: number | null; vp: number | null };
+  game?: { ranked: boolean; practice?: boolean; seat: number; place: number | null; of: number | null; vp: number | null };
 }
 
 export interface ChatLine {

@@ -29,6 +29,7 @@ elsewhere are unchanged: a cross-site page does not hold the token."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -284,8 +285,14 @@ async def join(game_id: str, seat: int, request: Request, account: Account, serv
 async def game_view(game_id: str, account: Account, service: Service) -> dict[str, Any]:
     """The game as the account's seats see it (a spectator's view if it holds none)."""
     game = await service.games.game(game_id)
-    proof = service.proof(account)
-    return service.games.view(game, dict.fromkeys(service.games.account_seats(game, account.id), proof))
+    seats = service.games.account_seats(game, account.id)
+    if not seats:  # a spectator's view: only of a game the account may watch (.daily)
+        await service.games.check_watch(game_id, partial(_id_of, account))
+    return service.games.view(game, dict.fromkeys(seats, service.proof(account)))
+
+
+async def _id_of(account: AccountData) -> int | None:
+    return account.id
 
 
 @changes.post("/api/me/games/{game_id}/moves", tags=["my games"])

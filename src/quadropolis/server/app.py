@@ -94,9 +94,9 @@ from .rating_service import RatingService
 from .rating_storage import RatingStore
 from .ratings_routes import router as ratings_router
 from .rematch import RematchService
-from .service import GameService
+from .service import GameService, Viewer
 from .settings import Limits, Settings
-from .social_routes import Social
+from .social_routes import Social, maybe_account
 from .social_routes import router as social_router
 from .social_storage import SocialStore
 from .storage import Store
@@ -364,6 +364,30 @@ def _entry(s: GameSummary) -> GameListEntry:
     )
 
 
+def _viewer(request: Request) -> Viewer:
+    """The id of the account of the request's session (``None``: a guest), looked up only if
+    asked for."""
+
+    async def account() -> int | None:
+        found = await maybe_account(request)
+        return None if found is None else found.id
+
+    return account
+
+
+async def _seats_or_watch(
+    service: GameService, request: Request, game_id: str, authorization: str | None
+) -> dict[int, Credential]:
+    """The seats of ``game_id`` the Bearer token holds (``forbidden`` if it holds none);
+    without one, the caller must be allowed to watch the game (the daily challenge hides its
+    day's games: :meth:`GameService.check_watch`). ``not_found`` if there is no such game."""
+    await service.game(game_id)
+    if authorization is not None:
+        return dict(await service.authenticate(game_id, [_bearer(authorization)]))
+    await service.check_watch(game_id, _viewer(request))
+    return {}
+
+
 def seat_link(game_id: str, seat: int, token: str) -> str:
     """The private link of a seat (the token in the fragment: browsers never send it)."""
     return f"/?game={game_id}&seat={seat}#token={token}"
@@ -436,15 +460,12 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
     @app.get("/api/games/{game_id}", responses=ERROR_RESPONSES, tags=["games"])
     async def game_view(
-        game_id: str, authorization: Annotated[str | None, Header()] = None
+        game_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """The game as a spectator sees it, or as a seat's player with its Bearer token."""
         service = runtime().service
         game = await service.game(game_id)
-        you: dict[int, Credential] = {}
-        if authorization is not None:
-            you.update(await service.authenticate(game_id, [_bearer(authorization)]))
-        return service.view(game, you)
+        return service.view(game, await _seats_or_watch(service, request, game_id, authorization))
 
     @app.post("/api/games/{game_id}/seats/{seat}", responses=ERROR_RESPONSES, tags=["games"])
     async def join(game_id: str, seat: int, body: JoinSeat, request: Request) -> SeatPass:
@@ -527,10 +548,13 @@ def _lifecycle_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
 def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     @app.get("/api/games/{game_id}/moves", responses=ERROR_RESPONSES, tags=["records"])
-    async def moves(game_id: str) -> MovesSoFar:
+    async def moves(
+        game_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> MovesSoFar:
         """The moves in effect so far and every accepted action (undone ones included); the
         configuration without its seed."""
         game = await runtime().service.game(game_id)
+        await _seats_or_watch(runtime().service, request, game_id, authorization)
         config = game.config.to_json()
         del config["seed"]
         return MovesSoFar(
@@ -555,9 +579,12 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         )
 
     @app.get("/api/games/{game_id}/record", responses=ERROR_RESPONSES, tags=["records"])
-    async def record(game_id: str) -> JSONResponse:
+    async def record(
+        game_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
         """The finished game's ``quadropolis-game/1`` record, seed included (``quadropolis
         replay`` accepts it); ``not_over`` while the game runs."""
+        await _seats_or_watch(runtime().service, request, game_id, authorization)
         data = await runtime().service.record(game_id)
         return JSONResponse(
             data,
@@ -582,6 +609,7 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         (default: all). While the game runs: a seat's Bearer token, a table that allows
         analysis, and the current position only; once over: anyone, any position."""
         token = None if authorization is None else _bearer(authorization)
+        await _seats_or_watch(runtime().service, request, game_id, authorization)
         return await runtime().service.analysis(game_id, at, token, _client(request))
 
     @app.post("/api/analysis", responses=ERROR_RESPONSES, tags=["records"])
@@ -592,16 +620,22 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
 
 def _review_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
     @app.post("/api/games/{game_id}/review", responses=ERROR_RESPONSES, tags=["records"])
-    async def start_review(game_id: str, request: Request) -> dict[str, Any]:
+    async def start_review(
+        game_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
         """Start the post-game review of a finished game (or follow the one under way, or
         get the stored one): ``{"type": "review", "status": "running", "done", "total"}`` or
         ``"status": "done"`` with ``review``. Poll it at least every 30 s, or it stops."""
+        await _seats_or_watch(runtime().service, request, game_id, authorization)
         return await runtime().service.review(game_id, _client(request), start=True)
 
     @app.get("/api/games/{game_id}/review", responses=ERROR_RESPONSES, tags=["records"])
-    async def review(game_id: str, request: Request) -> dict[str, Any]:
+    async def review(
+        game_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
         """The review's progress (``running``), the stored review (``done``), ``failed`` once
         after a failure, or ``none`` (never started: POST to start it)."""
+        await _seats_or_watch(runtime().service, request, game_id, authorization)
         return await runtime().service.review(game_id, _client(request), start=False)
 
     @app.post("/api/review", responses=ERROR_RESPONSES, tags=["records"])

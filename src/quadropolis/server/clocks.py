@@ -4,22 +4,30 @@ A game is created with a time per move (``CreateGame.move_time``, seconds): **li
 minutes (:data:`LIVE`), **correspondence**, 1 to 3 days (:data:`CORRESPONDENCE`), or none
 (the default: casual and hotseat games, as before clocks existed).
 
-- **The deadline**: each action (a move or an undo) starts the next move's time; so does the
-  start of the game. The deadline is stored with the game (``games.deadline``) in the same
-  transaction as the action, so it survives a restart, and is served in the view
-  (``clock.deadline``, seconds since the epoch): the client only counts down to it.
-- **When it runs out, the bot plays that move** for the seat to move — the table's
-  ``takeover_level`` — recorded with the actor ``clock``. The player keeps the seat and plays
-  the next move of theirs themselves. (Adjourning instead would let one absent player stall
-  everyone; a bot's move keeps a correspondence game going, as a takeover does.)
+- **The deadline** is a turn's (a take and the build or discard it calls for): its time
+  starts when the turn became the seat's — the start of the game, or the move that handed it
+  over (a move after which a take is due) — and only such a move starts a new one. A take
+  keeps the turn's deadline; an undo goes back to the start of the undoer's turn and to that
+  turn's deadline, never a later one: taking and undoing cannot restart or extend a clock.
+  The deadline is a function of the moves in effect and their times (and the game's start,
+  ``games.started_at``), stored with the game (``games.deadline``) in the same transaction
+  as the action, so it survives a restart, and served in the view (``clock.deadline``,
+  seconds since the epoch): the client only counts down to it.
+- **When it runs out, the bot plays the turn** for the seat to move — the table's
+  ``takeover_level`` — move by move, recorded with the actor ``clock``; a move the clock
+  played cannot be undone (it would give the timed-out turn back). The player keeps the
+  seat and plays their next turn themselves. (Adjourning instead would let one absent
+  player stall everyone; a bot's move keeps a correspondence game going, as a takeover does.)
 - **Who notices**: the service's clock task wakes at the earliest deadline of every running
   game in the database (a game not yet in memory is loaded for it, so deadlines pass after a
   restart too) and at least every :data:`CLOCK_POLL` seconds (deadlines set by other server
   processes).
-- **Expiry**: a game with a clock expires only once no person has acted in it for both the
-  usual expiry time (``Limits.waiting_expiry`` / ``playing_expiry``) and
-  :data:`IDLE_MOVES` times its time per move: a correspondence game of one day per move
-  lives three days without anyone acting, not one hour.
+- **Expiry** counts moves in effect, not actions: a person's move is activity; an undo sets
+  the game's last activity back to the last move still in effect that a person played (or
+  the start), so a take and its undo are none. A game with a clock expires only once no
+  person has acted in it for both the usual expiry time (``Limits.waiting_expiry`` /
+  ``playing_expiry``) and :data:`IDLE_MOVES` times its time per move: a correspondence game
+  of one day per move lives three days without anyone acting, not one hour.
 - **Scale**: ``Limits.clock_scale`` multiplies every time per move (and so the expiry of
   clocked games). It is 1 in service; tests set it small (``--clock-scale 0.0001`` turns a
   day into 8.6 seconds) to see a correspondence clock run out. The view shows the time per

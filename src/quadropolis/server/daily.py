@@ -1,6 +1,7 @@
 """The daily challenge (issue 23 item 6): each UTC day one deal that everyone plays against the
-same bots; each account plays it once and is ranked on the day's leaderboard; guests play it
-unranked. Knows nothing of HTTP (:mod:`.social_routes` is the transport).
+same bots; each account plays it once and is ranked on the day's leaderboard; guests practise
+the day's format on deals of their own, unranked. Knows nothing of HTTP (:mod:`.social_routes`
+is the transport).
 
 **The day's challenge.** Its *format* follows from the date alone (public: players may know
 tomorrow's): with ``n = date.toordinal()``, the mode and player count are
@@ -12,8 +13,17 @@ by the server when the day's first player asks for the challenge, and stored
 
 **Once per account.** Starting the challenge as an account reserves the account's entry of
 the day before the game is created; the database's unique ``(day, account)`` refuses a second
-one, even from two requests at once (``already_played``). A guest's game is recorded too (so
-its end screen shows the day's best), never ranked.
+one, even from two requests at once (``already_played``).
+
+**Guests practise.** A guest gets a *practice* game: the day's format and opponents, a deal
+drawn for that game alone, never ranked (recorded, so its end screen shows the day's board).
+Were guests dealt the day's deal, a finished guest game's record (its seed) would tell every
+round of it before the ranked attempt.
+
+**The day's deal stays hidden** until the day ends (UTC) from everyone who has not played
+their own ranked game of it to the end: the games of the day's deal (their views, moves,
+records, analyses, reviews, spectating: :meth:`DailyService.check_watch`, the service's
+``watch_rule``) and the leaderboard's links to them. Their own players see their own games.
 
 **The leaderboard** of a day lists the accounts' finished games (a seat resigned to a bot
 is not ranked), by place at their table (R13, :func:`~quadropolis.outcome.result_places`),
@@ -33,9 +43,9 @@ from ..config import GameConfig
 from ..outcome import result_places
 from ..tiles import Mode
 from .account_storage import AccountData, AccountStore
-from .errors import AlreadyPlayed, BadMessage, NotFound
+from .errors import AlreadyPlayed, BadMessage, Forbidden, NotFound
 from .protocol import CreateGame, SeatSpec
-from .service import GameService, NewGame
+from .service import GameService, NewGame, Viewer
 from .settings import DAILY_FORMATS, parse_daily_format
 from .social_storage import BOARD_SIZE, Challenge, DailyGame, SocialStore
 from .social_storage import AlreadyPlayed as EntryTaken
@@ -46,6 +56,8 @@ T = TypeVar("T")
 DAILY_LEVELS: Final = ("easy", "medium", "neural")
 #: How many of the best cities the client draws after a game.
 TOP_CITIES: Final = 3
+#: Games known not to play a day's deal, kept at most (the oldest forgotten first).
+NOT_DEALT_CACHE: Final = 100_000
 _DAY: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -86,6 +98,10 @@ class DailyService:
         self.accounts = accounts
         self.formats = formats
         self.clock = clock
+        #: Games known not to play a day's deal: their entry, if any, is stored before the
+        #: game's id is handed out, so a game found without one never gets one.
+        self._not_dealt: dict[str, None] = {}
+        games.watch_rule = self.check_watch
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(fn, *args)
@@ -113,7 +129,8 @@ class DailyService:
 
     async def start(self, account: AccountData | None, name: str, client: str) -> tuple[NewGame, bool]:
         """Start today's challenge: the new game (seat 0 taken) and whether it is ranked (an
-        account's). ``already_played`` if the account has played today's."""
+        account's, on the day's deal; a guest's is practice). ``already_played`` if the
+        account has played today's."""
         today = await self.challenge(self.today())
         config = GameConfig.from_json(today.config)
         spec = CreateGame(
@@ -127,8 +144,8 @@ class DailyService:
             analysis=False,
         )
         if account is None:
-            new = await self.games.create(spec, client, config)
-            await self._run(self.store.add_guest, today.day, new.game, 0, self.clock())
+            new = await self.games.create(spec, client, _practice_deal(config))
+            await self._run(self.store.add_practice, today.day, new.game, 0, self.clock())
             return new, False
         try:
             entry = await self._run(self.store.reserve, today.day, account.id, 0, self.clock())
@@ -142,12 +159,49 @@ class DailyService:
         await self._run(self.store.fill, entry, new.game)
         return new, True
 
+    async def check_watch(self, game_id: str, viewer: Viewer) -> None:
+        """:class:`Forbidden` if ``game_id`` plays today's deal and the viewer (who holds no
+        seat of it: ``viewer()`` is their account's id, ``None`` for a guest) has not played
+        their own ranked game of today to the end."""
+        day = await self._dealt_today(game_id)
+        if day is None:
+            return
+        account = await viewer()
+        if account is not None and await self._run(self.store.finished_attempt, day, account):
+            return
+        raise Forbidden(
+            "this game plays today's daily challenge: its deal stays hidden until you have "
+            "played your own ranked game of today to the end, or until the day ends (UTC)"
+        )
+
+    async def _dealt_today(self, game_id: str) -> str | None:
+        """Today if ``game_id`` plays today's deal, else ``None``."""
+        if game_id in self._not_dealt:
+            return None
+        day = await self._run(self.store.deal_day, game_id)
+        today = self.today().isoformat()
+        if day is None or day < today:  # a past day's deal is everyone's to see
+            self._not_dealt[game_id] = None
+            while len(self._not_dealt) > NOT_DEALT_CACHE:
+                del self._not_dealt[next(iter(self._not_dealt))]
+            return None
+        return day
+
+    async def _sees_games(self, day: str, account: AccountData | None) -> bool:
+        """Whether the viewer may see the games of ``day``'s deal (see the module doc)."""
+        if day != self.today().isoformat():
+            return True
+        return account is not None and await self._run(self.store.finished_attempt, day, account.id)
+
     async def board(self, day: date, account: AccountData | None) -> dict[str, Any]:
         """The ``daily`` reply: the day's format, its leaderboard, the best cities to draw,
-        and the account's game of the day (``you``: ``null`` for a guest or if not played)."""
+        and the account's game of the day (``you``: ``null`` for a guest or if not played).
+        ``games_shown``: whether the leaderboard names its games (``game``) and ``top`` lists
+        them: today, only to an account that has played its own game of the day to the end."""
         challenge = await self.challenge(day)
         lines = await self._leaderboard(challenge.day)
         mine = None if account is None else await self._run(self.store.entry_of, challenge.day, account.id)
+        shown = await self._sees_games(challenge.day, account)
         config = GameConfig.from_json(challenge.config)
         return {
             "type": "daily",
@@ -156,22 +210,30 @@ class DailyService:
             "mode": config.mode.value,
             "players": config.players,
             "opponents": list(challenge.levels),
-            "leaderboard": lines,
-            "top": [{"game": line["game"], "seat": line["seat"]} for line in lines[:TOP_CITIES]],
+            "games_shown": shown,
+            "leaderboard": lines if shown else [{**line, "game": None} for line in lines],
+            "top": [{"game": line["game"], "seat": line["seat"]} for line in lines[:TOP_CITIES]]
+            if shown
+            else [],
             "you": None if mine is None else {"game": mine, "line": _line_of(lines, mine)},
         }
 
-    async def of_game(self, game_id: str) -> dict[str, Any]:
-        """The ``daily`` reply of the day of ``game_id``, with this game as ``you`` and its
-        result (``game``: ranked or not, place at the table, VP). ``not_found`` if it is not a
-        game of a daily challenge."""
+    async def of_game(self, game_id: str, account: AccountData | None) -> dict[str, Any]:
+        """The ``daily`` reply of the day of ``game_id`` as ``account`` sees it (:meth:`board`),
+        with this game as ``you`` and its result (``game``: ranked or practice, place at the
+        table, VP). ``not_found`` if it is not a game of a daily challenge."""
         entry = await self._run(self.store.daily_game, game_id)
         if entry is None:
             raise NotFound("this game is not a daily challenge")
-        reply = await self.board(parse_day(entry.day), None)
-        lines: list[dict[str, Any]] = reply["leaderboard"]
+        reply = await self.board(parse_day(entry.day), account)
+        lines = await self._leaderboard(entry.day)
         reply["you"] = {"game": game_id, "line": _line_of(lines, game_id)}
-        reply["game"] = {"ranked": entry.ranked, "seat": entry.seat, **_table_result(entry)}
+        reply["game"] = {
+            "ranked": entry.ranked,
+            "practice": entry.practice,
+            "seat": entry.seat,
+            **_table_result(entry),
+        }
         return reply
 
     async def _leaderboard(self, day: str) -> list[dict[str, Any]]:
@@ -184,6 +246,16 @@ class DailyService:
             {"rank": i, "username": g.username, "game": g.game, "seat": g.seat, **result}
             for i, (result, g) in enumerate(rows[:BOARD_SIZE], 1)
         ]
+
+
+def _practice_deal(day: GameConfig) -> GameConfig:
+    """A deal of the day's format drawn for one practice game (never the day's own)."""
+    while True:
+        seed = secrets.randbits(62)
+        if seed != day.seed:
+            return GameConfig(
+                mode=day.mode, players=day.players, seed=seed, first_player=secrets.randbelow(day.players)
+            )
 
 
 def _table_result(entry: DailyGame) -> dict[str, Any]:

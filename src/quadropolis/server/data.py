@@ -99,8 +99,9 @@ def moves_in_effect(actions: Iterable[ActionData]) -> list[ActionData]:
 
 
 #: An action waiting to be stored: (game, action, its result if it ends the game, the next
-#: move's deadline if the game has a clock). A group commit stores a sequence of them.
-PendingAction = tuple[str, ActionData, dict[str, Any] | None, float | None]
+#: move's deadline if the game has a clock, the game's last activity after it if it changes
+#: it). A group commit stores a sequence of them.
+PendingAction = tuple[str, ActionData, dict[str, Any] | None, float | None, float | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,8 @@ class GameData:
     #: When the time of the move being played runs out (seconds since the epoch); ``None``
     #: without a clock, or while no move is due.
     deadline: float | None = None
+    #: When the game started (``None`` while waiting for players).
+    started_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from ..record import GameRecord, result_forfeits, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, illegal_reason, move_facts, new_game
 from ..state import GameState
 from ..undo import check_undo
+from .clocks import CLOCK_ACTOR
 from .data import ENDED, OVER, PLAYING, AccountProof, ActionData, GameData, SeatData
 from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
 
@@ -70,6 +71,8 @@ class LiveGame:
     move_seconds: float | None = None
     #: When the time of the move being played runs out (as stored); ``None``: none due.
     deadline: float | None = None
+    #: When the game started (``None`` while it waits for players).
+    started_at: float | None = None
     log: list[ActionData] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     #: What each logged action did, in words, by version (undone moves keep theirs).
@@ -107,6 +110,7 @@ class LiveGame:
             finished_at=data.finished_at,
             move_seconds=data.move_seconds,
             deadline=data.deadline,
+            started_at=data.started_at,
         )
         game.extend(data.actions)
         game.set_status(data.status)
@@ -275,7 +279,41 @@ class LiveGame:
                 f"seat {other} has acted since seat {seat}'s last action ({move}): "
                 "only an action no one else has answered can be undone"
             )
+        timed_out = [s.move for s in self.steps[check.start :] if self._actor(s) == CLOCK_ACTOR]
+        if timed_out:
+            # Else an undo would give back the turn whose time ran out, again and again.
+            raise UndoRefused(
+                f"{timed_out[0]} was played for seat {seat} when its time ran out: "
+                "a move played by the clock cannot be taken back"
+            )
         return len(self.steps) - check.start
+
+    # --- clocks (:mod:`.clocks`) ----------------------------------------------------------
+
+    def _actor(self, step: Step) -> str:
+        return self.log[step.version - 1].actor
+
+    def _moment(self, kept: int) -> float:
+        """When the position after the first ``kept`` moves in effect was reached: the
+        ``kept``-th move's time, or the game's start for none."""
+        if kept > 0:
+            return self.log[self.steps[kept - 1].version - 1].created_at
+        return self.started_at if self.started_at is not None else self.created_at
+
+    def turn_start(self, kept: int, mid_turn: bool) -> float:
+        """When the turn being played after the first ``kept`` moves in effect became its
+        seat's: at the move that handed it over, so a take (``mid_turn``: its build is due),
+        or an undo back to the turn's start, leaves the turn's time as it was."""
+        return self._moment(kept - 1 if mid_turn else kept)
+
+    def activity_after_undo(self, kept: int) -> float:
+        """The game's last activity once only the first ``kept`` moves are in effect: the
+        last of them a person played, or the start (an undo and the move it takes back are
+        no activity)."""
+        for i in range(kept - 1, -1, -1):
+            if self._actor(self.steps[i]) == "player":
+                return max(self._moment(i + 1), self._moment(0))
+        return self._moment(0)
 
     # --- changing ----------------------------------------------------------------------
 

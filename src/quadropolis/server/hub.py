@@ -25,9 +25,10 @@ the oldest). Connections holding one seat are capped too (``connections_per_seat
 newer one closes the oldest with :data:`CLOSE_REPLACED`.
 
 **Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
-checked (protocol), rate-limited per connection (``Limits.chat_per_minute``), stored with the
-game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game in
-this process; a connection gets the lines kept when it opens. A rematch asked for a finished
+checked (protocol), rate-limited per seat and per client address across connections and
+reconnections (``Limits.chat_per_minute``, ``address_chat_per_minute``), stored with the
+game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game
+in this process; a connection gets the lines kept when it opens. A rematch asked for a finished
 game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
 
 **Sending never blocks the server on one client.** Each connection has its own writer task.
@@ -45,7 +46,7 @@ import json
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -54,7 +55,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .accounts import AccountService
 from .accounts_routes import COOKIE
 from .data import Credential
-from .errors import Forbidden, InternalError, LimitReached, NotFound, RateLimited, ServerError, Unavailable
+from .edges import client_key
+from .errors import (
+    Forbidden,
+    InternalError,
+    LimitReached,
+    NotFound,
+    NotLoggedIn,
+    RateLimited,
+    ServerError,
+    Unavailable,
+)
 from .game import LiveGame
 from .protocol import (
     Accepted,
@@ -85,10 +96,13 @@ REPLY_QUEUE: Final = 256
 #: Seconds one message may take to be accepted by a client's socket before it counts as too slow.
 SEND_TIMEOUT: Final = 10.0
 #: Close codes (4000-4999 are the application's).
+CLOSE_FORBIDDEN: Final = 4403
 CLOSE_NOT_FOUND: Final = 4404
 CLOSE_TOO_SLOW: Final = 4408
 CLOSE_REPLACED: Final = 4409
 CLOSE_FULL: Final = 4429
+#: Chat rate buckets (per seat, per address) a hub holds before forgetting the full ones.
+BUCKETS_KEPT: Final = 10_000
 
 
 class TokenBucket:
@@ -103,13 +117,42 @@ class TokenBucket:
         self._last = time.monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens < 1:
+        if not self.ready():
             return False
         self._tokens -= 1
         return True
+
+    def ready(self) -> bool:
+        """Whether a message may go now (nothing is taken)."""
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        return self._tokens >= 1
+
+    def full(self) -> bool:
+        """Whether it holds its whole burst again (it may be forgotten)."""
+        return self._tokens + (time.monotonic() - self._last) * self.rate >= self.burst
+
+
+class Buckets:
+    """A :class:`TokenBucket` per key (a seat, an address), made on first use, whichever
+    connection uses it; the full ones are forgotten whenever the table has grown past
+    twice its size after the last clean-up (and :data:`BUCKETS_KEPT`)."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.per_minute = per_minute
+        self.burst = burst
+        self._buckets: dict[Any, TokenBucket] = {}
+        self._clean_at = BUCKETS_KEPT
+
+    def get(self, key: Any) -> TokenBucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self._clean_at:
+                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
+                self._clean_at = max(BUCKETS_KEPT, 2 * len(self._buckets))
+            bucket = self._buckets[key] = TokenBucket(self.per_minute / 60, self.burst)
+        return bucket
 
 
 class Connection:
@@ -123,9 +166,11 @@ class Connection:
         #: Seat -> its token, or the account's proof for a seat held by the account.
         self.seats: dict[int, Credential] = {}
         self.spectator = False
+        #: Why this connection may not watch the game (``None``: it may): it sees nothing
+        #: before a seat's ``auth`` (the daily challenge's hidden games).
+        self.hidden: str | None = None
         self.opened = time.monotonic()
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
-        self.chat_bucket = TokenBucket(limits.chat_per_minute / 60, limits.chat_burst)
         self.grace: asyncio.TimerHandle | None = None
         #: Replies in order; ``None`` marks where the latest state goes out.
         self._queue: deque[str | None] = deque()
@@ -242,6 +287,9 @@ class Hub:
         self._waiting: dict[tuple[str, str], deque[Connection]] = {}
         #: Presence changes under way for seats connections no longer hold.
         self._departures: set[asyncio.Task[None]] = set()
+        #: Chat lines per seat (game, seat) and per client address, across connections.
+        self._seat_chat = Buckets(limits.chat_per_minute, limits.chat_burst)
+        self._address_chat = Buckets(limits.address_chat_per_minute, limits.address_chat_burst)
         self._handlers: dict[type[Message], Handler] = {
             Auth: self._on_auth,
             MoveMessage: self._on_move,
@@ -307,7 +355,8 @@ class Hub:
         self.service.opened(game_id)
         try:
             conn.send(Welcome(game=game_id, you=[]))
-            if self._room_for_spectator(conn):
+            conn.hidden = await self._watch_refusal(conn)
+            if conn.hidden is None and self._room_for_spectator(conn):
                 self._admit(conn, spectator=True)
                 self._push_to(conn, game)
                 await self._send_chat_history(conn)
@@ -357,8 +406,13 @@ class Hub:
         conn.grace = loop.call_later(self.limits.auth_grace_seconds, self._refuse, conn)
 
     def _refuse(self, conn: Connection) -> None:
-        """Close a connection that stayed over the spectator caps without authenticating."""
+        """Close a connection that stayed over the spectator caps (or may not watch) without
+        authenticating."""
         self._unwait(conn)
+        if conn.hidden is not None:
+            conn.send(ErrorReply(code=Forbidden.code, message=conn.hidden))
+            conn.close(CLOSE_FORBIDDEN)
+            return
         limits = self.limits
         message = (
             f"too many spectators of this game ({limits.spectators_per_game}, "
@@ -476,6 +530,8 @@ class Hub:
         )
 
     async def _on_sync(self, conn: Connection, _message: SyncMessage | None) -> None:
+        if conn.grace is not None and conn.hidden is not None:
+            raise Forbidden(conn.hidden)
         if conn.grace is not None:  # over the spectator caps: nothing to see before auth
             raise LimitReached("this game has all the spectators it takes: a seat's player sends auth")
         self._push_to(conn, await self.service.game(conn.game_id))
@@ -483,12 +539,38 @@ class Hub:
     async def _on_ping(self, conn: Connection, message: PingMessage) -> None:
         conn.send(Pong(id=message.id))
 
+    async def _watch_refusal(self, conn: Connection) -> str | None:
+        """Why ``conn`` (no seat yet) may not watch its game, or ``None`` if it may
+        (:meth:`GameService.check_watch`; its account is the handshake's session's, counted
+        only from this server's own origin, as for ``auth``)."""
+
+        async def account() -> int | None:
+            if not self._same_origin(conn) or self.accounts is None:
+                return None
+            try:
+                return (await self.accounts.account_of(conn.ws.cookies.get(COOKIE))).id
+            except NotLoggedIn:
+                return None
+
+        try:
+            await self.service.check_watch(conn.game_id, account)
+        except Forbidden as e:
+            return str(e)
+        except Exception:  # closed to spectators while it cannot be told: a seat's auth still works
+            log.exception("checking who may watch game %s", conn.game_id)
+            return "this game cannot be watched just now (the server could not check who may): try again"
+        return None
+
+    @staticmethod
+    def _same_origin(conn: Connection) -> bool:
+        origin = conn.ws.headers.get("origin")
+        return origin is not None and urlsplit(origin).netloc == conn.ws.headers.get("host")
+
     async def _account_seats(self, conn: Connection, required: bool) -> dict[int, Credential]:
         """The seats of this game the handshake's session's account holds and a person still
         plays: ``forbidden`` from another origin, or if it holds none and ``required`` (no
         token gave a seat either), ``not_logged_in`` without a live session."""
-        origin = conn.ws.headers.get("origin")
-        if origin is None or urlsplit(origin).netloc != conn.ws.headers.get("host"):
+        if not self._same_origin(conn):
             raise Forbidden("a cross-site connection cannot use the account's session: send seat tokens")
         if self.accounts is None:
             raise Forbidden("this server has no accounts")
@@ -514,7 +596,7 @@ class Hub:
             conn.send(ChatPush(game=conn.game_id, history=True, lines=[_entry(line) for line in lines]))
 
     async def _on_chat(self, conn: Connection, message: ChatMessage) -> None:
-        """A line of table chat from a seat holder: rate-limited per connection, stored (the
+        """A line of table chat from a seat holder: rate-limited per seat and address, stored (the
         game keeps its last lines), then sent to every connection of the game in this process."""
         if self.social is None:
             raise Unavailable("this server keeps no table chat")
@@ -522,8 +604,7 @@ class Hub:
         held = still_held(game, conn.seats)
         if not held:
             raise Forbidden("only the players at the table may chat (spectators read it)")
-        if not conn.chat_bucket.take():
-            raise RateLimited(f"at most {self.limits.chat_per_minute:g} chat lines a minute")
+        self._count_chat(conn, held)
         seat = min(held)
         line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock())
         try:
@@ -534,6 +615,26 @@ class Hub:
         push = ChatPush(game=conn.game_id, history=False, lines=[_entry(line)]).model_dump_json()
         for other in list(self._games.get(conn.game_id, ())):
             other.send_text(push)
+
+    def _count_chat(self, conn: Connection, held: Iterable[int]) -> None:
+        """Take a chat line from the buckets of every seat ``conn`` holds (``held``) and of its
+        address (all or none): ``rate_limited`` naming the limit if one is empty.
+        Reconnecting, or holding a seat on several connections, gives no new lines."""
+        seats = [self._seat_chat.get((conn.game_id, seat)) for seat in sorted(held)]
+        address = self._address_chat.get(client_key(conn.address))
+        limits = self.limits
+        if not all(bucket.ready() for bucket in seats):
+            raise RateLimited(
+                f"at most {limits.chat_per_minute:g} chat lines a minute per seat "
+                f"(bursts of {limits.chat_burst}), however many connections hold it"
+            )
+        if not address.ready():
+            raise RateLimited(
+                f"at most {limits.address_chat_per_minute:g} chat lines a minute from one "
+                f"address (bursts of {limits.address_chat_burst}), over all its seats and games"
+            )
+        for bucket in (*seats, address):
+            bucket.take()
 
     def offer_rematch(self, game_id: str, rematch: str, by: list[int]) -> None:
         """Tell the connections holding a seat of finished ``game_id`` that ``rematch`` waits

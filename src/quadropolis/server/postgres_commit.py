@@ -78,7 +78,7 @@ class PostgresAppender:
                 stored: set[tuple[Any, ...]] = {tuple(row) for row in await cursor.fetchall()}
                 outcomes += [
                     None if (game_id, action.version) in stored else VersionTaken.of(game_id, action.version)
-                    for game_id, action, _, _ in run
+                    for game_id, action, *_ in run
                 ]
             await self._note_use(conn)
         return outcomes

@@ -48,7 +48,31 @@ def _printable(name: str, what: str = "a name") -> str:
 
 
 def _printable_chat(text: str) -> str:
-    return _printable(text, "a chat line")
+    return _few_marks(_printable(text, "a chat line"))
+
+
+#: Combining marks a chat line may stack on one character, after NFC: as many as the scripts
+#: that stack them need (a Thai consonant's vowel and tone mark), far fewer than the heaps
+#: ("Zalgo" text) that spill over the lines around a line.
+CHAT_MARKS: Final = 2
+
+
+def _few_marks(text: str) -> str:
+    """``text`` if no character of its NFC form carries more than :data:`CHAT_MARKS`
+    combining marks; raises ``ValueError`` naming the first one that does."""
+    chars = unicodedata.normalize("NFC", text)
+    i = 0
+    while i < len(chars):
+        marks = 0
+        while i + 1 + marks < len(chars) and unicodedata.category(chars[i + 1 + marks]) in ("Mn", "Me"):
+            marks += 1
+        if marks > CHAT_MARKS:
+            raise ValueError(
+                f"a chat line may stack at most {CHAT_MARKS} combining marks on one character; "
+                f"character {i + 1} (U+{ord(chars[i]):04X}) carries {marks}"
+            )
+        i += 1 + marks
+    return text
 
 
 Name = Annotated[

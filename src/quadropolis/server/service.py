@@ -41,8 +41,9 @@ live games count towards the per-address quota.
 again (who is present, and when a bot takes over: :mod:`~quadropolis.server.presence`).
 
 **Clocks** (:mod:`~quadropolis.server.clocks`): a table with a time per move stores the
-deadline of the move being played with each action; when it passes, the bot of
-``takeover_level`` plays that move (actor ``clock``). The clock task wakes at the earliest
+deadline of the turn being played with each action (counted from when the turn became the
+seat's: a take or an undo does not restart it); when it passes, the bot of
+``takeover_level`` plays the turn (actor ``clock``). The clock task wakes at the earliest
 deadline in the database (loading that game if this process has not yet), so deadlines
 pass after a restart without any game being replayed at start-up.
 
@@ -72,6 +73,7 @@ from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import outcome
+from ..phases import PLACE
 from ..record import GameRecord, replay, result_json
 from ..rules import apply_unchecked, explain_illegal, new_game
 from ..tiles import Mode
@@ -122,6 +124,9 @@ log = logging.getLogger("quadropolis.server")
 
 T = TypeVar("T")
 Listener = Callable[[str], None]
+#: Who asks to see a game without holding a seat of it: called (only if needed) for their
+#: account's id, ``None`` for a guest.
+Viewer = Callable[[], Awaitable[int | None]]
 
 _GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 #: A running game unchanged this long is checked for a bot turn to start by every process.
@@ -217,6 +222,10 @@ class GameService:
         #: A storage call telling whether a game's open seats are kept for named players (a
         #: rematch's: :mod:`.rematch` sets it); ``None``: no game keeps its seats.
         self.keeps_seats: Callable[[str], bool] | None = None
+        #: Raises :class:`Forbidden` if a viewer holding no seat of a game may not see it
+        #: (the daily challenge hides its day's games: :mod:`.daily` sets it); ``None``:
+        #: whoever knows a game's id may watch it.
+        self.watch_rule: Callable[[str, Viewer], Awaitable[None]] | None = None
 
     # --- life cycle --------------------------------------------------------------------
 
@@ -344,6 +353,7 @@ class GameService:
                 last_activity=now,
                 move_seconds=spec.move_time,
                 deadline=due,
+                started_at=now if status == PLAYING else None,
             )
             await self._run(self.store.insert_game, data)
         game = self._games.setdefault(data.id, LiveGame.rebuild(data))
@@ -611,11 +621,12 @@ class GameService:
             raise Stale(f"version {version} is not the game's current version {game.version}")
 
     async def _commit(self, game: LiveGame, action: ActionData) -> None:
-        """Store ``action`` (committed), then apply it in memory and publish it."""
-        result = _result_if_final(game, action)
-        deadline = None if result is not None else self._deadline(game.move_seconds, action.created_at)
+        """Store ``action`` (committed) with the deadline of the turn after it and the game's
+        activity, then apply it in memory and publish it."""
+        result, turn_start, activity = _effects(game, action)
+        deadline = None if result is not None else self._deadline(game.move_seconds, turn_start)
         try:
-            await self._writer.append(game.id, action, result, deadline)
+            await self._writer.append(game.id, action, result, deadline, activity)
         except VersionTaken:
             await self._catch_up_locked(game)
             raise Stale(
@@ -665,9 +676,12 @@ class GameService:
 
     async def _catch_up_locked(self, game: LiveGame, now: float | None = None) -> None:
         """Read back ``game`` as stored (``now``: when this process ended it, if it did)."""
-        status, seats, actions, deadline = await self._run(self.store.refresh_clocked, game.id, game.version)
+        status, seats, actions, deadline, started = await self._run(
+            self.store.refresh_clocked, game.id, game.version
+        )
         game.set_seats(seats)
         game.deadline = deadline
+        game.started_at = started if started is not None or status == WAITING else game.created_at
         if actions:
             game.extend(actions)
             self._changed[game.id] = time.monotonic()
@@ -902,6 +916,12 @@ class GameService:
 
     # --- reading -----------------------------------------------------------------------
 
+    async def check_watch(self, game_id: str, viewer: Viewer) -> None:
+        """:class:`Forbidden` if ``viewer``, holding no seat of ``game_id``, may not see it
+        (its view, moves, record, analyses, review, or watch it): :attr:`watch_rule`."""
+        if self.watch_rule is not None:
+            await self.watch_rule(game_id, viewer)
+
     async def record(self, game_id: str) -> dict[str, Any]:
         """The ``quadropolis-game/1`` record of a finished game (seed included; replays with
         ``quadropolis replay``). :class:`NotOver` while the game runs: its seed is secret."""
@@ -1084,13 +1104,21 @@ def _analysis_allowed(spec: CreateGame, rows: tuple[SeatData, ...]) -> bool:
     return creator + others <= 1
 
 
-def _result_if_final(game: LiveGame, action: ActionData) -> dict[str, Any] | None:
-    """The result to store with ``action`` if that move ends the game."""
-    if action.kind != "move" or action.move is None:
-        return None
+def _effects(game: LiveGame, action: ActionData) -> tuple[dict[str, Any] | None, float, float | None]:
+    """What storing ``action`` does to its game besides the history (:mod:`.clocks`): the
+    result if that move ends the game; when the turn to play after it became its seat's (a
+    move handing the turn over starts a new one; a take, whose build is due, keeps the
+    turn's; an undo goes back to the start of the undoer's turn, whose time it does not
+    restart); the game's last activity after an undo (``None``: the storage's rule)."""
+    if action.kind == "undo":
+        kept = len(game.steps) - (action.undone or 0)
+        return None, game.turn_start(kept, mid_turn=False), game.activity_after_undo(kept)
     after = game.state.copy()
-    apply_unchecked(after, Move.parse(action.move))
-    return result_json(outcome(after, game.forfeits)) if after.is_over else None
+    apply_unchecked(after, Move.parse(action.move or ""))
+    result = result_json(outcome(after, game.forfeits)) if after.is_over else None
+    if after.phase == PLACE:
+        return result, game.turn_start(len(game.steps) + 1, mid_turn=True), None
+    return result, action.created_at, None
 
 
 def _costly_seats(spec: CreateGame, seats: list[SeatSpec]) -> int:

@@ -85,8 +85,10 @@ class Limits:
       ``costly_bots_per_client``: hard or expert bot seats (takeover included) one address
       may have in unfinished games at once; the levels' budgets are fixed
       (:data:`quadropolis.bots.LEVELS`);
-    - table chat: ``chat_per_minute`` lines per connection on average, ``chat_burst`` at once
-      (over it: ``rate_limited``, the line is dropped);
+    - table chat: ``chat_per_minute`` lines per seat of a game on average, ``chat_burst`` at
+      once, across all the connections holding it, and ``address_chat_per_minute`` /
+      ``address_chat_burst`` from one client address over all its seats and games (over
+      either: ``rate_limited``, the line is dropped);
     - accounts: ``signups_per_hour`` and ``signups_per_day`` accounts created from one client
       address (counted in the database, across server processes; over it: ``rate_limited``,
       429 with ``Retry-After``);
@@ -122,6 +124,8 @@ class Limits:
     costly_bots_per_client: int = 8
     chat_per_minute: float = 20.0
     chat_burst: int = 5
+    address_chat_per_minute: float = 40.0
+    address_chat_burst: int = 10
     clock_scale: float = 1.0
     signups_per_hour: int = 3
     signups_per_day: int = 10

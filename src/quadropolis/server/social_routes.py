@@ -6,7 +6,7 @@ GET     ``/api/daily``                      today's challenge and leaderboard (`
                                             logged-in account's game of the day)
 GET     ``/api/daily/{day}``                a past day's (``YYYY-MM-DD``)
 POST    ``/api/daily/games``                start today's challenge: ranked for a logged-in
-                                            account (once a day), unranked for a guest
+                                            account (once a day), practice for a guest
 GET     ``/api/games/{id}/daily``           the challenge a game belongs to, and its result
 GET     ``/api/games/{id}/rematch``         the rematch of a finished game, if asked for
 POST    ``/api/games/{id}/rematch``         ask for it, or take one's kept seats in it
@@ -52,9 +52,11 @@ class DailyStart(Body):
 
 
 class DailyGameCreated(Created):
-    """The game of the day's challenge; ``ranked`` for an account's."""
+    """The game of the day's challenge: ``ranked`` for an account's (the day's deal),
+    ``practice`` for a guest's (the day's format, a deal of its own, never ranked)."""
 
     ranked: bool
+    practice: bool
 
 
 class SeatTokens(Body):
@@ -119,7 +121,8 @@ async def daily_start(
     body: DailyStart, request: Request, services: Services, viewer: Viewer
 ) -> DailyGameCreated:
     """Start today's challenge. Ranked for a logged-in account, which plays it once
-    (``already_played`` after); a guest plays it unranked, under ``name``."""
+    (``already_played`` after); a guest practises (the day's format, a deal of its own,
+    never ranked), under ``name``."""
     from .app import seat_link  # the app imports this module: import its helper late
 
     client = _client(request)
@@ -134,14 +137,16 @@ async def daily_start(
         watch=f"/?game={new.game}",
         websocket=f"/ws/games/{new.game}",
         ranked=ranked,
+        practice=not ranked,
     )
 
 
 @router.get("/api/games/{game_id}/daily", tags=["daily"])
-async def game_daily(game_id: str, services: Services) -> dict[str, Any]:
+async def game_daily(game_id: str, services: Services, viewer: Viewer) -> dict[str, Any]:
     """The challenge ``game_id`` was a game of (``not_found`` if none): the day's
-    leaderboard and best cities, and this game's result (``game``: ranked, place, VP)."""
-    return await services.daily.of_game(game_id)
+    leaderboard and best cities (as for ``/api/daily``), and this game's result (``game``:
+    ranked or practice, place, VP)."""
+    return await services.daily.of_game(game_id, viewer)
 
 
 @router.get("/api/games/{game_id}/rematch", tags=["games"])

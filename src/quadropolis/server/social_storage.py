@@ -6,10 +6,11 @@ plain values and is synchronous (the services call it from worker threads).
   the game configuration (seed included: never sent before a game of it is over) and the bot
   levels of the opponents. The first request of a day inserts it; a concurrent one finds it
   (the day is the primary key), so everyone plays the same deal.
-- ``daily_entries``: one row per game of a challenge: the day, the game, the human seat, and
-  the account that played it (``NULL`` for a guest). ``(day, account_id)`` is unique, so an
-  account plays each day's challenge once even when two requests race; guests (``NULL``, which
-  a unique constraint never compares equal) play as often as they like, unranked.
+- ``daily_entries``: one row per game of a challenge: the day, the game, the human seat, the
+  account that played it (``NULL`` for a guest), and whether it is a guest's practice game
+  (the day's format, a deal of its own). ``(day, account_id)`` is unique, so an account plays
+  each day's challenge once even when two requests race; guests (``NULL``, which a unique
+  constraint never compares equal) practise as often as they like, unranked.
 - ``rematches``: the rematch of a finished game (the old game is the primary key: a game has
   at most one rematch, however many players ask at once).
 - ``chat_lines``: the table chat of a game, the last :data:`CHAT_HISTORY` lines of each game
@@ -22,6 +23,7 @@ from typing import Any, Final
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Float,
     ForeignKey,
     Index,
@@ -29,6 +31,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     delete,
+    false,
     select,
     update,
 )
@@ -72,6 +75,8 @@ class DailyEntryRow(Base):
         Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
     )
     created_at: Mapped[float] = mapped_column(Float)
+    #: A guest's practice game: the day's format, a deal of its own, never ranked.
+    practice: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
     __table_args__ = (UniqueConstraint("day", "account_id"), Index(None, "day"))
 
@@ -121,6 +126,8 @@ class DailyGame:
     finished_at: float | None
     #: Whether the seat is still a person's (a resigned seat is a bot's: not ranked).
     person: bool
+    #: A guest's practice game (a deal of its own).
+    practice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +195,34 @@ class SocialStore:
         with self._session.begin() as s:
             s.execute(delete(DailyEntryRow).where(DailyEntryRow.id == entry, DailyEntryRow.game_id.is_(None)))
 
-    def add_guest(self, day: str, game_id: str, seat: int, now: float) -> None:
+    def add_practice(self, day: str, game_id: str, seat: int, now: float) -> None:
+        """Record a guest's practice game of ``day``."""
         with self._session.begin() as s:
-            s.add(DailyEntryRow(game_id=game_id, day=day, seat=seat, account_id=None, created_at=now))
+            s.add(
+                DailyEntryRow(
+                    game_id=game_id, day=day, seat=seat, account_id=None, created_at=now, practice=True
+                )
+            )
+
+    def deal_day(self, game_id: str) -> str | None:
+        """The day whose deal ``game_id`` plays (``None``: not a game of a day's deal; a
+        practice game is not)."""
+        with self._session() as s:
+            return s.scalar(
+                select(DailyEntryRow.day).where(
+                    DailyEntryRow.game_id == game_id, DailyEntryRow.practice.is_(False)
+                )
+            )
+
+    def finished_attempt(self, day: str, account_id: int) -> bool:
+        """Whether the account has played its game of ``day`` to the end (``over``)."""
+        with self._session() as s:
+            found = s.scalar(
+                select(GameRow.status)
+                .join(DailyEntryRow, DailyEntryRow.game_id == GameRow.id)
+                .where(DailyEntryRow.day == day, DailyEntryRow.account_id == account_id)
+            )
+        return found == OVER
 
     def entry_of(self, day: str, account_id: int) -> str | None:
         """The account's game of ``day``, if any."""
@@ -239,6 +271,7 @@ class SocialStore:
                 result,
                 finished,
                 kind == "human",
+                bool(e.practice),
             )
             for e, status, result, finished, kind, user in rows
         ]

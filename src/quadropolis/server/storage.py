@@ -122,6 +122,10 @@ class GameRow(Base):
     move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: When the time of the move being played runs out; ``None`` without a clock or a move due.
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: When the game started (created full, or its last open seat taken): the first turn's
+    #: time counts from it (:mod:`.clocks`); ``None`` while waiting, and for games started
+    #: before revision ``0012`` (their ``created_at`` stands in).
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (
         Index(None, "status", "public", "created_at"),
@@ -368,7 +372,9 @@ class Store:
                 .select_from(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_(None))
             )
-            started: dict[str, Any] = {} if still_open else {"status": PLAYING, "deadline": deadline}
+            started: dict[str, Any] = (
+                {} if still_open else {"status": PLAYING, "deadline": deadline, "started_at": now}
+            )
             s.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.status == WAITING)
@@ -494,12 +500,14 @@ class Store:
         action: ActionData,
         result: dict[str, Any] | None = None,
         deadline: float | None = None,
+        activity: float | None = None,
     ) -> None:
         """Append ``action`` to the history, committed when this returns. With ``result`` the
         game is marked over in the same transaction (its deadline cleared); with
-        ``deadline`` that is the next move's. Raises :class:`VersionTaken` if an action is
-        already stored at ``action.version``."""
-        failure = self.append_batch([(game_id, action, result, deadline)])[0]
+        ``deadline`` that is the next move's; with ``activity`` the game's last activity
+        becomes that. Raises :class:`VersionTaken` if an action is already stored at
+        ``action.version``."""
+        failure = self.append_batch([(game_id, action, result, deadline, activity)])[0]
         if failure is not None:
             raise failure
 
@@ -515,16 +523,16 @@ class Store:
         # the interpreter's lock again, up to its switch interval (5 ms) while the event loop
         # is busy, so round trips per move were the commit's cost under load.
         with self.engine.begin() as conn:
-            rows = [_action_row(game_id, action) for game_id, action, _, _ in items]
+            rows = [_action_row(game_id, action) for game_id, action, *_ in items]
             stored = {(r.game_id, r.version) for r in conn.execute(self._insert_action, rows)}
             outcomes: list[QuadropolisError | None] = []
             changes: dict[str, dict[str, Any]] = {}  # per game, its rows' changes in order
-            for game_id, action, result, deadline in items:
+            for game_id, action, result, deadline, activity in items:
                 if (game_id, action.version) not in stored:  # already there, or earlier in the batch
                     outcomes.append(VersionTaken.of(game_id, action.version))
                     continue
                 stored.discard((game_id, action.version))
-                changes.setdefault(game_id, {}).update(_game_changes(action, result, deadline))
+                changes.setdefault(game_id, {}).update(_game_changes(action, result, deadline, activity))
                 outcomes.append(None)
             _update_games(conn, changes)
         return outcomes
@@ -573,22 +581,25 @@ class Store:
 
     def refresh(self, game_id: str, after: int) -> tuple[str, tuple[SeatData, ...], tuple[ActionData, ...]]:
         """What changed since version ``after``: the status, every seat, the actions after it."""
-        status, seats, actions, _ = self.refresh_clocked(game_id, after)
+        status, seats, actions, _, _ = self.refresh_clocked(game_id, after)
         return status, seats, actions
 
     def refresh_clocked(
         self, game_id: str, after: int
-    ) -> tuple[str, tuple[SeatData, ...], tuple[ActionData, ...], float | None]:
-        """:meth:`refresh` and the game's deadline as stored now."""
+    ) -> tuple[str, tuple[SeatData, ...], tuple[ActionData, ...], float | None, float | None]:
+        """:meth:`refresh`, the game's deadline as stored now and when it started."""
         with self._session() as s:
-            row = s.execute(select(GameRow.status, GameRow.deadline).where(GameRow.id == game_id)).first()
-            status, deadline = (row[0], row[1]) if row is not None else (WAITING, None)
+            row = s.execute(
+                select(GameRow.status, GameRow.deadline, GameRow.started_at).where(GameRow.id == game_id)
+            ).first()
+            status, deadline, started = (row[0], row[1], row[2]) if row is not None else (WAITING, None, None)
             actions = s.scalars(
                 select(ActionRow)
                 .where(ActionRow.game_id == game_id, ActionRow.version > after)
                 .order_by(ActionRow.version)
             ).all()
-            return status, self._seats(s, [game_id])[game_id], tuple(_action(a) for a in actions), deadline
+            seats = self._seats(s, [game_id])[game_id]
+            return status, seats, tuple(_action(a) for a in actions), deadline, started
 
     def seats(self, game_id: str) -> tuple[SeatData, ...]:
         """The seats of a game as stored now."""
@@ -742,6 +753,7 @@ def _game_row(game: GameData) -> GameRow:
         last_activity=game.last_activity if game.last_activity is not None else game.created_at,
         move_seconds=game.move_seconds,
         deadline=game.deadline,
+        started_at=game.started_at,
     )
 
 
@@ -775,11 +787,15 @@ def _insert_ignoring_conflicts(dialect: str) -> Any:
 
 
 def _game_changes(
-    action: ActionData, result: dict[str, Any] | None, deadline: float | None
+    action: ActionData, result: dict[str, Any] | None, deadline: float | None, activity: float | None
 ) -> dict[str, Any]:
-    """The columns of its game that storing ``action`` changes."""
+    """The columns of its game that storing ``action`` changes. ``activity``: the game's last
+    activity after it, as the service reckons it (an undo sets it back: :mod:`.clocks`);
+    ``None``: a person's action is activity, a bot's is not."""
     changes: dict[str, Any] = {}
-    if action.actor == "player":
+    if activity is not None:
+        changes["last_activity"] = activity
+    elif action.actor == "player":
         changes["last_activity"] = action.created_at
     if deadline is not None:
         changes["deadline"] = deadline
@@ -830,13 +846,13 @@ def append_parameters(
     items: Sequence[PendingAction],
 ) -> dict[str, list[Any]]:
     """The parameters of :data:`APPEND_STATEMENT` for ``items`` (one action per game)."""
-    rows = [_action_row(game_id, action) for game_id, action, _, _ in items]
+    rows = [_action_row(game_id, action) for game_id, action, *_ in items]
     parameters: dict[str, list[Any]] = {
         "game": [r["game_id"] for r in rows],
         **{c: [r[c] for r in rows] for c in ("version", "seat", "kind", "move", "undone", "actor")},
         "created_at": [r["created_at"] for r in rows],
     }
-    changes = [(g, a.version, _game_changes(a, r, d)) for g, a, r, d in items]
+    changes = [(g, a.version, _game_changes(a, r, d, t)) for g, a, r, d, t in items]
     changes = [c for c in changes if c[2]]
     parameters["changed_game"] = [game_id for game_id, _, _ in changes]
     parameters["changed_version"] = [version for _, version, _ in changes]
@@ -916,6 +932,7 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         last_activity=row.last_activity,
         move_seconds=row.move_seconds,
         deadline=row.deadline,
+        started_at=row.started_at if row.started_at is not None or row.status == WAITING else row.created_at,
     )
 
 

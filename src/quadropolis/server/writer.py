@@ -37,18 +37,24 @@ class Writer:
         self._run = run
         self._concurrency = concurrency
         self._pending: list[
-            tuple[str, ActionData, dict[str, Any] | None, float | None, asyncio.Future[None]]
+            tuple[str, ActionData, dict[str, Any] | None, float | None, float | None, asyncio.Future[None]]
         ] = []
         #: The batches committing now (each drains the pending actions until none is left).
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def append(
-        self, game_id: str, action: ActionData, result: dict[str, Any] | None, deadline: float | None = None
+        self,
+        game_id: str,
+        action: ActionData,
+        result: dict[str, Any] | None,
+        deadline: float | None = None,
+        activity: float | None = None,
     ) -> None:
-        """Store ``action`` (with the next move's ``deadline``, if the game has a clock);
-        returns once committed, or raises what refused it."""
+        """Store ``action`` (with the next move's ``deadline``, if the game has a clock, and
+        the game's last ``activity`` after it, if it changes it); returns once committed, or
+        raises what refused it."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, action, result, deadline, future))
+        self._pending.append((game_id, action, result, deadline, activity, future))
         if len(self._tasks) < self._concurrency:
             self._tasks.add(asyncio.create_task(self._drain(), name="group-commit"))
         await future
@@ -67,7 +73,7 @@ class Writer:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                outcomes = await self._run([(g, a, r, d) for g, a, r, d, _ in batch])
+                outcomes = await self._run([(g, a, r, d, t) for g, a, r, d, t, _ in batch])
             except BaseException as e:  # the whole transaction failed: so did each action
                 for *_, future in batch:
                     if not future.done():

@@ -139,7 +139,7 @@ function Leaderboard({ lines, mine }: { lines: BoardLine[]; mine: string | null 
       </thead>
       <tbody>
         {lines.map((l) => (
-          <tr key={l.game} class={l.game === mine ? "mine" : ""}>
+          <tr key={l.rank} class={l.game !== null && l.game === mine ? "mine" : ""}>
             <td>{l.rank}</td>
             <td>{l.username}</td>
             <td>{t("daily.atTable", { place: l.place, count: l.of })}</td>
