@@ -31,7 +31,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("started_at")
-    with op.batch_alter_table("daily_entries") as batch:
-        batch.drop_column("practice")
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35 or newer), not a batch copy: copying ``games``
+    # drops the table its seats and actions refer to, which SQLite's foreign keys refuse.
+    op.drop_column("games", "started_at")
+    op.drop_column("daily_entries", "practice")
