@@ -4,6 +4,8 @@ observation), the masks sb3-contrib's MaskablePPO reads, and a real MaskablePPO 
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -105,3 +107,15 @@ def test_maskable_ppo_learns_on_the_adapter_without_an_illegal_action() -> None:
     )  # games of ~40 agent moves ended along the way
     action, _ = model.predict(np.asarray(env.reset()), action_masks=get_action_masks(env), deterministic=True)
     assert get_action_masks(env)[np.arange(8), action].all()
+
+
+def test_the_throughput_example_measures_both_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / "sb3_throughput.py"
+    spec = importlib.util.spec_from_file_location("sb3_throughput", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.main(["--games", "2", "--n-steps", "8", "--repeats", "2", "--opponent", "random"])
+    assert [len(v) for v in result["runs"].values()] == [2, 2]
+    assert result["ratio"] == result["medians"]["adapter"] / result["medians"]["dummy"] > 0
+    assert "ratio:" in capsys.readouterr().out
