@@ -119,3 +119,25 @@ def test_the_throughput_example_measures_both_side_by_side(capsys: pytest.Captur
     assert [len(v) for v in result["runs"].values()] == [2, 2]
     assert result["ratio"] == result["medians"]["adapter"] / result["medians"]["dummy"] > 0
     assert "ratio:" in capsys.readouterr().out
+
+
+def test_set_opponents_takes_effect_at_the_next_reset() -> None:
+    """As learn() resets the env (reset_num_timesteps=True), a curriculum calls set_opponents
+    (or env_method("set_opponents", ...) through a wrapper) between learn() calls."""
+
+    def run(env: QuadropolisSB3VecEnv) -> list[npt.NDArray[Any]]:
+        env.seed(5)
+        out = [env.reset()]
+        rng = np.random.default_rng(2)
+        for _ in range(20):
+            obs, rewards, _, _ = env.step(_random_legal(rng, env.action_masks()))
+            out += [np.asarray(obs), rewards]
+        return out
+
+    changed = QuadropolisSB3VecEnv(2, seat=1, opponents="random")
+    VecMonitor(changed).env_method("set_opponents", "greedy:epsilon=0.3")
+    fresh = QuadropolisSB3VecEnv(2, seat=1, opponents="greedy:epsilon=0.3")
+    unchanged = QuadropolisSB3VecEnv(2, seat=1, opponents="random")
+    first = run(changed)
+    assert all(np.array_equal(x, y) for x, y in zip(first, run(fresh), strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(first, run(unchanged), strict=True))

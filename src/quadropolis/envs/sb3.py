@@ -19,8 +19,11 @@ QuadropolisSB3VecEnv(16, opponents="greedy", normalize=True))`` trains on the fa
 - ``get_attr``/``set_attr``/``env_method`` act on the one batched env (the games share its
   attributes and methods), answering one entry per index asked; ``env_method("action_masks")``
   is the exception, per game. ``env_is_wrapped`` is false for every game (no Gymnasium
-  wrapper). ``set_opponents(...)`` plays the next episodes against other opponents
-  (:meth:`~.vector.QuadropolisVectorEnv.set_opponents`).
+  wrapper). ``set_opponents(...)`` plays the episodes from the next ``reset()`` on against
+  other opponents (:meth:`~.vector.QuadropolisVectorEnv.set_opponents`): SB3's ``learn()``
+  resets the env (by default, ``reset_num_timesteps=True``), so a curriculum calls
+  ``set_opponents`` (or ``env_method("set_opponents", ...)`` through a wrapper) between
+  ``learn()`` calls.
 
 Options: those of the batched env (``mode``, ``players``, ``seat``, ``opponents``, ``reward``,
 ``dense_reward``, ``illegal_action``, ``illegal_reward``, ``normalize``, ``urbanist_blocks``,
