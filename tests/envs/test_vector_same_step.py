@@ -139,13 +139,19 @@ def test_restart_refuses_a_game_still_playing() -> None:
 
 
 @pytest.mark.parametrize(
-    "opponents",
-    [["greedy:epsilon=0.3", "random"], ["easy", "greedy"], ["mcts:iterations=20", "greedy:epsilon=0.6"]],
+    "options",
+    [
+        {"players": 3, "seat": 1, "opponents": ["greedy:epsilon=0.3", "random"]},
+        {"players": 3, "seat": 1, "opponents": ["easy", "greedy"]},
+        {"players": 3, "seat": 1, "opponents": ["mcts:iterations=20", "greedy:epsilon=0.6"]},
+        {"players": 4, "seat": None, "opponents": "greedy:epsilon=0.3"},  # one bot, three seats
+        {"players": 2, "seat": None, "opponents": "greedy:epsilon=0.1", "reward": "margin"},
+    ],
 )
-def test_ladder_rungs_as_opponents_play_the_single_envs_games(opponents: list[str]) -> None:
+def test_ladder_rungs_as_opponents_play_the_single_envs_games(options: dict[str, Any]) -> None:
     """Bots the engine does not play natively play, from the same seeds, the single env's games
     (the same generators per seat), through a whole first episode and into the second."""
-    batched, sync = _pair(AutoresetMode.SAME_STEP, players=3, seat=1, opponents=opponents)
+    batched, sync = _pair(AutoresetMode.SAME_STEP, **options)
     b, ib = batched.reset(seed=3)
     a, ia = sync.reset(seed=3)
     rng = np.random.default_rng(4)

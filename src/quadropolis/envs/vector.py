@@ -98,6 +98,7 @@ from ..bots import (
     NEURAL_RAW_MOVE,
     Bot,
     BotError,
+    EpsilonGreedyBot,
     bot_rng,
     make_bot,
     neural_choose_rows,
@@ -121,6 +122,7 @@ NATIVE_OPPONENTS: Final = ("random", "greedy")
 BATCHED_OPPONENTS: Final = ("neural",)
 _EXTERNAL: Final = 2  # the engine's code of an opponent decided here (vector_env.hpp)
 _SEED_LIMIT: Final = 2**63
+_MOVE_COLUMN: Final = 5  # in the engine's rows of greedy's values: the value before, the move
 
 
 class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
@@ -362,7 +364,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
             for index, opponent in self._external.items():
                 rows = np.flatnonzero(which == index) if len(self._external) > 1 else np.arange(k)
                 if len(rows):
-                    moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]))
+                    moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]), which[rows])
             bad = self._games.resume(np.ascontiguousarray(games), moves, *outputs)
             if bad >= 0:
                 raise BotError(
@@ -451,7 +453,8 @@ def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int,
         if isinstance(o, str) and o in BATCHED_OPPONENTS:
             o = made.setdefault(o, _NeuralOpponent())
         elif isinstance(o, (str, Bot)):
-            o = made.setdefault(o if isinstance(o, str) else id(o), _BotOpponent(o))
+            key = o if isinstance(o, str) else id(o)
+            o = made[key] if key in made else made.setdefault(key, _bot_opponent(o))
         elif callable(o):
             o = made.setdefault(id(o), _PolicyOpponent(o))
         else:
@@ -474,8 +477,11 @@ class _NeuralOpponent:
     def forget(self) -> None:
         """Nothing kept between moves."""
 
-    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
-        """The move ``neural`` plays in each listed waiting game of ``games`` (VectorGames)."""
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
+        """The move ``neural`` plays in each listed waiting game of ``games`` (VectorGames;
+        ``others``, the mover's index among the other seats, is not needed)."""
         native = engine.current()
         assert native is not None
         k = len(listed)
@@ -502,21 +508,101 @@ class _BotOpponent:
         """Drops the generators (a reset may replay a seed: its bots start afresh)."""
         self._rngs.clear()
 
-    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
         native = engine.current()
         assert native is not None
         moves = np.empty(len(listed), np.int64)
         for k, i in enumerate(listed.tolist()):
             state = native.from_native(games.state(i))
-            seed, seat = games.episode_seed(i), state.current_player
-            rng = self._rngs.get((i, seed, seat))
-            if rng is None:
-                # a game's earlier episodes' generators are done with
-                for key in [key for key in self._rngs if key[0] == i and key[1] != seed]:
-                    del self._rngs[key]
-                rng = self._rngs[i, seed, seat] = bot_rng(seed, seat)
+            rng = self.rng(games, i, state.current_player)
             moves[k] = move_number(self.bot.choose(observe(state), rng))
         return moves
+
+    def rng(self, games: Any, game: int, seat: int) -> random.Random:
+        """The generator of ``seat``'s bot in ``game``'s current episode."""
+        seed = games.episode_seed(game)
+        rng = self._rngs.get((game, seed, seat))
+        if rng is None:
+            # the game's earlier episodes' generators are done with
+            for key in [key for key in self._rngs if key[0] == game and key[1] != seed]:
+                del self._rngs[key]
+            rng = self._rngs[game, seed, seat] = bot_rng(seed, seat)
+        return rng
+
+
+class _EpsilonGreedyOpponent(_BotOpponent):
+    """``greedy:epsilon=E`` (and ``easy``) without reading the state back, with
+    :class:`~quadropolis.bots.EpsilonGreedyBot`'s draws from the same generators: first
+    ``random() < epsilon`` in each waiting game; then, in the games that drew a random move,
+    a uniformly random one of the mask's legal moves (the engine lists them in ascending
+    action numbers, as the Python engine does), and in the others a uniformly random one of
+    greedy's best, from greedy's values of every legal move that the engine writes (the rows
+    ``neural`` reads, in the same order)."""
+
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
+        epsilon = self.bot.epsilon  # type: ignore[attr-defined]
+        rngs = [
+            self.rng(games, game, seat)
+            for game, seat in zip(listed.tolist(), _seats(games, listed, others), strict=True)
+        ]
+        explore = np.array([rng.random() < epsilon for rng in rngs], np.bool_)
+        moves = np.empty(len(listed), np.int64)
+        if explore.any():
+            rows = np.flatnonzero(explore)
+            moves[rows] = self._random(games, listed[rows], [rngs[j] for j in rows])
+        if not explore.all():
+            rows = np.flatnonzero(~explore)
+            moves[rows] = self._greedy(games, listed[rows], [rngs[j] for j in rows])
+        return moves
+
+    @staticmethod
+    def _random(games: Any, listed: npt.NDArray[np.int32], rngs: list[random.Random]) -> list[int]:
+        k = len(listed)
+        masks = np.empty((k, NUM_ACTIONS), np.int8)
+        games.opponent_observe(listed, np.empty((k, OBSERVATION_SIZE), np.float32), masks)
+        out = []
+        for mask, rng in zip(masks, rngs, strict=True):
+            legal = mask.nonzero()[0]
+            out.append(int(legal[int(rng.random() * len(legal))]))
+        return out
+
+    @staticmethod
+    def _greedy(games: Any, listed: npt.NDArray[np.int32], rngs: list[random.Random]) -> list[int]:
+        native = engine.current()
+        assert native is not None
+        k = len(listed)
+        rows = np.empty((k * native.MAX_LEGAL, NEURAL_RAW_MOVE), np.int32)
+        counts = np.empty(k, np.int32)
+        games.opponent_inputs(
+            listed, np.empty(k, np.int32), np.empty((k, NEURAL_RAW_CONTEXT), np.int32), rows, counts
+        )
+        out = []
+        start = 0
+        for n, rng in zip(counts.tolist(), rngs, strict=True):
+            block = rows[start : start + n].tolist()
+            start += n
+            best = max(row[:_MOVE_COLUMN] for row in block)
+            ties = [row[_MOVE_COLUMN] for row in block if row[:_MOVE_COLUMN] == best]
+            out.append(ties[int(rng.random() * len(ties))])
+        return out
+
+
+def _seats(games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]) -> list[int]:
+    """The seat to move in each listed waiting game, from its index among the other seats
+    (the agent's seat skipped)."""
+    return [
+        k + (k >= games.agent_seat(game)) for game, k in zip(listed.tolist(), others.tolist(), strict=True)
+    ]
+
+
+def _bot_opponent(bot: str | Bot) -> _BotOpponent:
+    """The fastest exact way to play ``bot`` in the batch."""
+    opponent = _BotOpponent(bot)
+    return _EpsilonGreedyOpponent(bot) if type(opponent.bot) is EpsilonGreedyBot else opponent
 
 
 class _PolicyOpponent:
@@ -530,7 +616,9 @@ class _PolicyOpponent:
     def forget(self) -> None:
         """Nothing kept between moves (the policy keeps what it keeps)."""
 
-    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
         k = len(listed)
         obs = np.empty((k, OBSERVATION_SIZE), np.float32)
         masks = np.empty((k, NUM_ACTIONS), np.int8)
