@@ -203,3 +203,15 @@ def test_set_opponents_changes_the_opponents_from_the_next_reset() -> None:
     changed = _steps(venv, 30)
     assert _same(changed, _steps(batch("greedy:epsilon=0.6"), 30))
     assert not _same(changed, _steps(batch("greedy"), 30))
+
+
+def test_without_the_compiled_engine_the_fallback_keeps_the_autoreset_mode() -> None:
+    from quadropolis import engine
+    from quadropolis.envs.vector import make_vector_env
+
+    with engine.using("python"):
+        venv = make_vector_env(2, autoreset_mode="SameStep")
+        assert isinstance(venv, gymnasium.vector.SyncVectorEnv)
+        assert venv.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+        with pytest.raises(ConfigError, match="autoreset_mode"):
+            make_vector_env(2, autoreset_mode="Disabled")
