@@ -141,3 +141,19 @@ def test_set_opponents_takes_effect_at_the_next_reset() -> None:
     first = run(changed)
     assert all(np.array_equal(x, y) for x, y in zip(first, run(fresh), strict=True))
     assert not all(np.array_equal(x, y) for x, y in zip(first, run(unchanged), strict=True))
+
+
+def test_the_maskable_ppo_example_trains_a_curriculum_on_the_batched_env() -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("maskable_ppo_batched", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argv = ["--games", "4", "--n-steps", "16", "--batch", "64", "--steps", "128", "--eval-games", "2"]
+    out = module.main([*argv, "--opponents", "random", "greedy:epsilon=0.3"])
+    model = out["model"]
+    assert model.num_timesteps >= 128  # both stages, counted on
+    env = model.get_env()
+    assert isinstance(env, QuadropolisSB3VecEnv)
+    assert [type(o).__name__ for o in env.venv._external.values()] == ["_EpsilonGreedyOpponent"]  # last stage
+    assert out["greedy"].games == 2 and 0.0 <= out["greedy"].win_share <= 1.0
