@@ -21,7 +21,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecMonitor
 
 from quadropolis.envs import make_gym_env
-from quadropolis.envs.sb3 import QuadropolisSB3VecEnv
+from quadropolis.envs.sb3 import QuadropolisSB3VecEnv, frozen_copy
 from quadropolis.errors import ConfigError
 
 OPTIONS: dict[str, Any] = {"players": 2, "seat": None, "opponents": "greedy", "normalize": True}
@@ -121,9 +121,7 @@ def test_the_throughput_example_measures_both_side_by_side(capsys: pytest.Captur
     assert "ratio:" in capsys.readouterr().out
 
 
-def test_set_opponents_takes_effect_at_the_next_reset() -> None:
-    """As learn() resets the env (reset_num_timesteps=True), a curriculum calls set_opponents
-    (or env_method("set_opponents", ...) through a wrapper) between learn() calls."""
+def test_set_opponents_before_a_reset_plays_the_new_opponents_from_it() -> None:
 
     def run(env: QuadropolisSB3VecEnv) -> list[npt.NDArray[Any]]:
         env.seed(5)
@@ -157,3 +155,65 @@ def test_the_maskable_ppo_example_trains_a_curriculum_on_the_batched_env() -> No
     assert isinstance(env, QuadropolisSB3VecEnv)
     assert [type(o).__name__ for o in env.venv._external.values()] == ["_EpsilonGreedyOpponent"]  # last stage
     assert out["greedy"].games == 2 and 0.0 <= out["greedy"].win_share <= 1.0
+
+
+def test_set_opponents_mid_run_truncates_the_games_in_play_and_restarts_all() -> None:
+    env = QuadropolisSB3VecEnv(4, players=2, opponents="random")
+    env.seed(3)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        env.step(_random_legal(rng, env.action_masks()))
+    before = env.venv.episode_seeds
+    with pytest.raises(ConfigError):
+        env.set_opponents(["greedy", "greedy"])  # 2 players: one opponent; nothing changes
+    env.set_opponents("greedy")
+    step = env.step(_random_legal(rng, env.action_masks()))
+    obs, rewards, dones, infos = np.asarray(step[0]), step[1], step[2], step[3]
+    assert dones.all() and env.venv._codes == (1,)  # every game restarted, against greedy
+    assert all(a != b for a, b in zip(env.venv.episode_seeds, before, strict=True))
+    for i, info in enumerate(infos):
+        assert info["TimeLimit.truncated"] is True and info["illegal_action"] is False
+        assert info["terminal_observation"].shape == (2409,) and rewards[i] == 0.0
+    assert not any(np.array_equal(obs[i], infos[i]["terminal_observation"]) for i in range(4))
+    _, _, dones, _ = env.step(_random_legal(rng, env.action_masks()))  # and on it goes
+    assert not dones.any()
+
+
+def test_self_play_against_frozen_snapshots_evaluated_in_one_batch() -> None:
+    """A frozen copy of the learner's policy as the batched env's opponent: its predict is
+    called on all the games waiting for it at once, and learning goes on against it."""
+    env = QuadropolisSB3VecEnv(8, seat=None, normalize=True, opponents="greedy", illegal_action="raise")
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=128, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=128)
+    snapshot = frozen_copy(model.policy)  # copy.deepcopy fails on a policy that has trained
+    calls: list[int] = []
+    predict = snapshot.predict
+
+    def counted(obs: Any, **kwargs: Any) -> Any:
+        calls.append(len(obs))
+        return predict(obs, **kwargs)
+
+    snapshot.predict = counted
+    env.set_opponents(snapshot)
+    model.learn(total_timesteps=128, reset_num_timesteps=False)
+    assert model.num_timesteps >= 256
+    assert calls and max(calls) > 1  # several games' moves in one call
+
+
+def test_a_frozen_copy_predicts_as_the_policy_did_when_copied() -> None:
+    env = QuadropolisSB3VecEnv(4, normalize=True)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=64)
+    obs, masks = np.asarray(env.reset()), env.action_masks()
+    copied = frozen_copy(model.policy)
+    before, _ = model.policy.predict(obs, action_masks=masks, deterministic=True)
+    model.learn(total_timesteps=256, reset_num_timesteps=False)  # the original moves on
+    assert np.array_equal(copied.predict(obs, action_masks=masks, deterministic=True)[0], before)
+    assert any(
+        not torch_equal(a, b) for a, b in zip(copied.parameters(), model.policy.parameters(), strict=True)
+    )
+
+
+def torch_equal(a: Any, b: Any) -> bool:
+    return bool((a == b).all())

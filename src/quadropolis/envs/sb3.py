@@ -19,11 +19,19 @@ QuadropolisSB3VecEnv(16, opponents="greedy", normalize=True))`` trains on the fa
 - ``get_attr``/``set_attr``/``env_method`` act on the one batched env (the games share its
   attributes and methods), answering one entry per index asked; ``env_method("action_masks")``
   is the exception, per game. ``env_is_wrapped`` is false for every game (no Gymnasium
-  wrapper). ``set_opponents(...)`` plays the episodes from the next ``reset()`` on against
-  other opponents (:meth:`~.vector.QuadropolisVectorEnv.set_opponents`): SB3's ``learn()``
-  resets the env (by default, ``reset_num_timesteps=True``), so a curriculum calls
-  ``set_opponents`` (or ``env_method("set_opponents", ...)`` through a wrapper) between
-  ``learn()`` calls.
+  wrapper).
+- ``set_opponents(opponents)`` (or ``env_method("set_opponents", ...)`` through a wrapper):
+  the next ``reset()`` or step starts every game afresh against ``opponents`` (any opponent
+  of the batched env, or an object with SB3's ``predict``, such as a frozen copy of the
+  learner's policy, called on all the waiting games at once): at that step the games still
+  playing end *truncated* (``dones`` true, ``"TimeLimit.truncated"`` true, their last
+  observation in ``"terminal_observation"``, so SB3 bootstraps their value), and every game
+  starts a new episode (seeds drawn from the batched env's ``np_random``). So a curriculum or
+  self-play calls it between ``learn(..., reset_num_timesteps=False)`` calls.
+
+:func:`frozen_copy` copies a learner's policy for self-play (``copy.deepcopy`` fails on a
+policy that has trained: sb3-contrib's masked distribution keeps the last forward pass's
+tensors, which torch refuses to deep-copy).
 
 Options: those of the batched env (``mode``, ``players``, ``seat``, ``opponents``, ``reward``,
 ``dense_reward``, ``illegal_action``, ``illegal_reward``, ``normalize``, ``urbanist_blocks``,
@@ -44,7 +52,17 @@ from stable_baselines3.common.vec_env import VecEnv
 from ..errors import ConfigError
 from .vector import QuadropolisVectorEnv
 
-__all__ = ["QuadropolisSB3VecEnv"]
+__all__ = ["QuadropolisSB3VecEnv", "frozen_copy"]
+
+
+def frozen_copy(policy: Any) -> Any:
+    """A frozen copy of an SB3 policy (``model.policy``): a new policy of its class, built
+    with its constructor's parameters, its weights loaded, in evaluation mode; it predicts as
+    the original did when copied, whatever the original learns afterwards."""
+    clone = type(policy)(**policy._get_constructor_parameters())
+    clone.load_state_dict(policy.state_dict())
+    clone.set_training_mode(False)
+    return clone
 
 
 class QuadropolisSB3VecEnv(VecEnv):
@@ -56,6 +74,7 @@ class QuadropolisSB3VecEnv(VecEnv):
         self.venv = QuadropolisVectorEnv(num_envs, autoreset_mode=AutoresetMode.SAME_STEP, **options)
         super().__init__(num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self._actions: npt.NDArray[np.int64] | None = None
+        self._switch = False  # set_opponents() called: every game restarts at the next step
 
     # --- the VecEnv contract -----------------------------------------------------------------
 
@@ -64,6 +83,7 @@ class QuadropolisSB3VecEnv(VecEnv):
         :meth:`seed`, else drawn from the batched env's ``np_random``."""
         seeds: Sequence[int | None] | None = None if all(s is None for s in self._seeds) else self._seeds
         obs, _ = self.venv.reset(seed=seeds)
+        self._switch = False
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = [{} for _ in range(self.num_envs)]
@@ -80,15 +100,25 @@ class QuadropolisSB3VecEnv(VecEnv):
         actions, self._actions = self._actions, None
         obs, rewards, terminated, truncated, infos = self.venv.step(actions)
         dones = terminated | truncated
-        return obs, rewards.astype(np.float32), dones, self._game_infos(dones, infos)
+        game_infos = self._game_infos(dones, infos)
+        if self._switch:  # the new opponents: every game still playing ends truncated
+            for i in np.flatnonzero(~dones):
+                game_infos[i].update({"terminal_observation": obs[i], "TimeLimit.truncated": True})
+                game_infos[i]["illegal_action"] = False
+            obs, _ = self.venv.reset()
+            self._switch = False
+            dones = np.ones(self.num_envs, np.bool_)
+        return obs, rewards.astype(np.float32), dones, game_infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game now, ``(N, 121)`` bool."""
         return self.venv.action_masks()
 
     def set_opponents(self, opponents: Any) -> None:
-        """Play the next episodes against ``opponents`` (see the batched env's method)."""
+        """Every game starts afresh against ``opponents`` at the next step or reset (see the
+        module docstring); checked now: a bad opponent is a ConfigError, nothing changes."""
         self.venv.set_opponents(opponents)
+        self._switch = True
 
     def close(self) -> None:
         self.venv.close()

@@ -15,7 +15,9 @@ at each episode), ``opponents``, ``reward``, ``dense_reward``, ``illegal_action`
 opponents (one for every other seat, or a list) are the engine's native bots ``"random"`` and
 ``"greedy"``, the learned bot ``"neural"``, batched policies, callables ``(observations,
 masks) -> actions`` over all the games waiting for them (``(k, 2409)`` float32 from the seat to
-move, normalised if the env is, and ``(k, 121)`` int8; ``k`` integer actions), or any other bot
+move, normalised if the env is, and ``(k, 121)`` int8; ``k`` integer actions), an object with
+stable-baselines3's ``predict`` (a model or a frozen copy of its policy: deterministic actions
+for all the waiting games in one call, with their masks), or any other bot
 spec or :class:`~quadropolis.bots.Bot` (every rung of :data:`~.ladder.LADDER`:
 ``greedy:epsilon=E``, ``easy``, ``medium``, search levels with small budgets such as
 ``mcts:iterations=50``), played game by game in Python with the single env's generators
@@ -455,8 +457,10 @@ def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int,
         elif isinstance(o, (str, Bot)):
             key = o if isinstance(o, str) else id(o)
             o = made[key] if key in made else made.setdefault(key, _bot_opponent(o))
+        elif callable(getattr(o, "predict", None)):  # SB3: before callable (a torch module is)
+            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(_predictor(o)))
         elif callable(o):
-            o = made.setdefault(id(o), _PolicyOpponent(o))
+            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(o))
         else:
             raise ConfigError(
                 f"an opponent of the batched env is a bot spec, a Bot or a batched policy "
@@ -589,6 +593,17 @@ class _EpsilonGreedyOpponent(_BotOpponent):
             ties = [row[_MOVE_COLUMN] for row in block if row[:_MOVE_COLUMN] == best]
             out.append(ties[int(rng.random() * len(ties))])
         return out
+
+
+def _predictor(model: Any) -> Any:
+    """An object with SB3's ``predict`` as a batched policy: its deterministic actions for all
+    the waiting games at once, with their masks (sb3-contrib's ``action_masks``)."""
+
+    def policy(observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Any:
+        actions, _ = model.predict(observations, action_masks=masks.astype(bool), deterministic=True)
+        return np.asarray(actions).astype(np.int64)
+
+    return policy
 
 
 def _seats(games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]) -> list[int]:
