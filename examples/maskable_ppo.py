@@ -8,7 +8,7 @@ policy is evaluated with :func:`quadropolis.envs.evaluate` (deterministic action
 (:class:`quadropolis.envs.sb3.QuadropolisSB3VecEnv`, N games stepped by the compiled engine,
 the agent's seat drawn): one batch plays one set of opponents, so the ladder becomes a
 curriculum, ``--steps`` split evenly over ``--opponents`` in their order, the opponents
-changed between stages (``set_opponents``, applied by the env's reset). Needs ``pip install
+changed between stages (``set_opponents``: the games in play end truncated). Needs ``pip install
 'quadropolis[rl,train]'``::
 
     python examples/maskable_ppo.py --steps 200000 --out ppo-classic
@@ -103,10 +103,8 @@ def _train_batched(args: argparse.Namespace) -> MaskablePPO:
     )
     stage = max(1, args.steps // len(args.opponents))
     for k, opponent in enumerate(args.opponents):
-        env.set_opponents(opponent)
-        # learn() resets the env, and so applies the new opponents, when it has no last
-        # observation: the stage goes on with the same model and timestep count
-        model._last_obs = None
+        if k:  # every game restarts against the next rung (the games in play end truncated)
+            env.set_opponents(opponent)
         model.learn(total_timesteps=stage, reset_num_timesteps=k == 0)
     return model
 
