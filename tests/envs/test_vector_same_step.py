@@ -215,3 +215,40 @@ def test_without_the_compiled_engine_the_fallback_keeps_the_autoreset_mode() -> 
         assert venv.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
         with pytest.raises(ConfigError, match="autoreset_mode"):
             make_vector_env(2, autoreset_mode="Disabled")
+
+
+class _SitePolicy:
+    """Plays the same whether called on one observation or on a batch: the legal action with
+    the highest score in a fixed part of the observation, the lowest such action on a tie."""
+
+    def __call__(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
+        return np.argmax(mask * (1.0 + obs[..., 359:480]), axis=-1)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"opponents": "greedy", "games": 8},
+        {"opponents": "greedy:epsilon=0.3", "games": 7, "mode": "expert", "normalize": True},
+        {"opponents": ["random", "greedy:epsilon=0.1"], "players": 3, "games": 6},
+    ],
+)
+def test_evaluate_batched_plays_evaluates_games(options: dict[str, Any]) -> None:
+    """The same games (seeds, seats rotated, the bots' generators) and so the same figures as
+    evaluate, which plays the policy one observation at a time; a batch smaller than the games
+    changes nothing."""
+    from quadropolis.envs import evaluate, evaluate_batched
+
+    alone = evaluate(_SitePolicy(), seed=4, **options)
+    batched = evaluate_batched(_SitePolicy(), seed=4, batch=3, **options)
+    assert batched == alone
+    assert [r[1] for r in batched.results] == [g % alone.players for g in range(alone.games)]
+    assert (batched.rating is not None) == (options["opponents"] == "greedy")  # ladder bots only
+
+
+def test_evaluate_batched_refuses_a_policy_playing_outside_the_mask() -> None:
+    from quadropolis.bots import BotError
+    from quadropolis.envs import evaluate_batched
+
+    with pytest.raises(BotError, match="outside the mask"):
+        evaluate_batched(lambda obs, masks: np.full(len(obs), 120), games=2)  # discard: not a take

@@ -57,7 +57,7 @@ from .encoding import (
     observation_text,
     views,
 )
-from .evaluation import LADDER_RATINGS, Evaluation, evaluate
+from .evaluation import LADDER_RATINGS, Evaluation, evaluate, evaluate_batched
 from .ladder import LADDER, Rung, ladder_specs
 from .opponents import PolicyBot, as_policy, make_opponent
 
@@ -157,6 +157,7 @@ __all__ = [
     "as_policy",
     "encode",
     "evaluate",
+    "evaluate_batched",
     "final_rewards",
     "ladder_specs",
     "layout_table",
