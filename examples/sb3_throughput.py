@@ -54,6 +54,7 @@ def samples_per_cpu_second(kind: str, args: argparse.Namespace, seed: int) -> fl
     if args.learn:
         model.learn(total_timesteps=samples)
     else:
+        # SB3 has no public call for one rollout alone: learn()'s own setup, then its collection
         _, callback = model._setup_learn(samples, None)
         callback.on_training_start(locals(), globals())
         assert model.env is not None
