@@ -4,10 +4,16 @@ Each episode's opponent is drawn (seeded) from ``--opponents``, by default the c
 :data:`quadropolis.envs.LADDER` from ``random`` to ``greedy``; observations are normalised
 (``normalize=True``), and the masks come from the env's ``action_masks()``. At the end the
 policy is evaluated with :func:`quadropolis.envs.evaluate` (deterministic actions) against
-``random`` and ``greedy`` and saved. Needs ``pip install 'quadropolis[rl,train]'``::
+``random`` and ``greedy`` and saved. With ``--games N`` it trains on the batched env instead
+(:class:`quadropolis.envs.sb3.QuadropolisSB3VecEnv`, N games stepped by the compiled engine,
+the agent's seat drawn): one batch plays one set of opponents, so the ladder becomes a
+curriculum, ``--steps`` split evenly over ``--opponents`` in their order, the opponents
+changed between stages (``set_opponents``: the games in play end truncated). Needs ``pip install
+'quadropolis[rl,train]'``::
 
     python examples/maskable_ppo.py --steps 200000 --out ppo-classic
     python examples/maskable_ppo.py --mode expert --opponents random greedy:epsilon=0.6 --steps 50000
+    python examples/maskable_ppo.py --games 64 --n-steps 64 --batch 1024 --steps 1000000
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import gymnasium
 from sb3_contrib import MaskablePPO
 
 from quadropolis.envs import evaluate, ladder_specs, make_gym_env
+from quadropolis.envs.sb3 import QuadropolisSB3VecEnv
 
 
 class LadderOpponents(gymnasium.Wrapper[Any, Any, Any, Any]):
@@ -50,6 +57,12 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="train on the batched env with this many games (0: the single env)",
+    )
     p.add_argument("--out", default=None, help="save the model here (a .zip)")
     return p.parse_args(argv)
 
@@ -57,11 +70,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Train, evaluate and (with ``--out``) save; returns the model and its evaluations."""
     args = parse(argv)
-    env = LadderOpponents(make_gym_env(mode=args.mode, normalize=True), args.opponents, args.seed)
-    model = MaskablePPO(
-        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch, seed=args.seed, verbose=0, device="cpu"
-    )
-    model.learn(total_timesteps=args.steps)
+    model = _train_batched(args) if args.games else _train_single(args)
     results: dict[str, Any] = {"model": model}
     for opponent in ("random", "greedy"):
         result = evaluate(
@@ -72,6 +81,32 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if args.out:
         model.save(args.out)
     return results
+
+
+def _train_single(args: argparse.Namespace) -> MaskablePPO:
+    env = LadderOpponents(make_gym_env(mode=args.mode, normalize=True), args.opponents, args.seed)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch, seed=args.seed, verbose=0, device="cpu"
+    )
+    model.learn(total_timesteps=args.steps)
+    return model
+
+
+def _train_batched(args: argparse.Namespace) -> MaskablePPO:
+    """The curriculum on the batched env: one stage per opponent, in order."""
+    env = QuadropolisSB3VecEnv(
+        args.games, mode=args.mode, seat=None, normalize=True, opponents=args.opponents[0]
+    )
+    env.seed(args.seed)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch, seed=args.seed, verbose=0, device="cpu"
+    )
+    stage = max(1, args.steps // len(args.opponents))
+    for k, opponent in enumerate(args.opponents):
+        if k:  # every game restarts against the next rung (the games in play end truncated)
+            env.set_opponents(opponent)
+        model.learn(total_timesteps=stage, reset_num_timesteps=k == 0)
+    return model
 
 
 if __name__ == "__main__":

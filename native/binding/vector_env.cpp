@@ -92,6 +92,7 @@ struct Outputs {
 struct Batch {
     VectorGames games;
     int size;
+    int players;
 };
 
 Batch make_batch(const Encoding& e, int mode, int players, bool square_variant, bool all_parks_absorb, int seat,
@@ -115,17 +116,29 @@ Batch make_batch(const Encoding& e, int mode, int players, bool square_variant, 
     c.dense = dense;
     c.illegal_reward = illegal_reward;
     c.normalize = normalize;
-    return Batch{VectorGames(e, c, count), e.part[PART_SIZE]};
+    return Batch{VectorGames(e, c, count), e.part[PART_SIZE], players};
 }
 
-void batch_reset(Batch& b, Array<const int64_t> seeds, Outputs out) {
+size_t listed(const Array<const int32_t>& games, const Batch& b);
+
+void batch_reset(Batch& b, Array<const int64_t> seeds, Array<const int32_t> seats, Outputs out) {
     const int64_t* s = seeds.data();
-    if (seeds.ndim() != 1 || seeds.shape(0) != static_cast<size_t>(b.games.count()))
-        bad("seeds must have shape (" + std::to_string(b.games.count()) + ",)");
-    for (int i = 0; i < b.games.count(); i++)
+    const size_t n = static_cast<size_t>(b.games.count());
+    if (seeds.ndim() != 1 || seeds.shape(0) != n) bad("seeds must have shape (" + std::to_string(n) + ",)");
+    if (seats.ndim() != 1 || seats.shape(0) != n) bad("seats must have shape (" + std::to_string(n) + ",)");
+    const int players = b.players;
+    for (size_t i = 0; i < n; i++) {
         if (s[i] < 0) bad("a seed must be a non-negative int");
+        if (seats.data()[i] < -1 || seats.data()[i] >= players) bad("a first seat must be -1 or a seat");
+    }
     VectorOutput o = out.check(b.games, b.size);
-    b.games.reset(s, o);
+    b.games.reset(s, seats.data(), o);
+}
+
+int batch_restart(Batch& b, Array<const int32_t> games, Outputs out) {
+    const size_t k = listed(games, b);
+    VectorOutput o = out.check(b.games, b.size);
+    return b.games.restart(games.data(), static_cast<int>(k), o);
 }
 
 const int64_t* actions_of(const Batch& b, Array<const int64_t>& actions) {
@@ -195,11 +208,20 @@ void register_vector_env(nb::module_& m) {
              nb::arg("illegal_reward"), nb::arg("normalize"), nb::arg("count"))
         .def_prop_ro("count", [](const Batch& b) { return b.games.count(); })
         .def("reset",
-             [](Batch& b, Array<const int64_t> seeds, Array<float> obs, Array<int8_t> masks, Array<double> rewards,
-                Array<bool> terminated, Array<bool> illegal, Array<int32_t> seats) {
-                 batch_reset(b, seeds, Outputs{obs, masks, rewards, terminated, illegal, seats});
+             [](Batch& b, Array<const int64_t> seeds, Array<const int32_t> first_seats, Array<float> obs,
+                Array<int8_t> masks, Array<double> rewards, Array<bool> terminated, Array<bool> illegal,
+                Array<int32_t> seats) {
+                 batch_reset(b, seeds, first_seats, Outputs{obs, masks, rewards, terminated, illegal, seats});
              },
-             nb::arg("seeds").noconvert(), nb::arg("observations").noconvert(), nb::arg("masks").noconvert(),
+             nb::arg("seeds").noconvert(), nb::arg("first_seats").noconvert(), nb::arg("observations").noconvert(),
+             nb::arg("masks").noconvert(), nb::arg("rewards").noconvert(), nb::arg("terminated").noconvert(), nb::arg("illegal").noconvert(),
+             nb::arg("seats").noconvert())
+        .def("restart",
+             [](Batch& b, Array<const int32_t> games, Array<float> obs, Array<int8_t> masks, Array<double> rewards,
+                Array<bool> terminated, Array<bool> illegal, Array<int32_t> seats) {
+                 return batch_restart(b, games, Outputs{obs, masks, rewards, terminated, illegal, seats});
+             },
+             nb::arg("games").noconvert(), nb::arg("observations").noconvert(), nb::arg("masks").noconvert(),
              nb::arg("rewards").noconvert(), nb::arg("terminated").noconvert(), nb::arg("illegal").noconvert(),
              nb::arg("seats").noconvert())
         .def("first_illegal",

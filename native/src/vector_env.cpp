@@ -59,13 +59,15 @@ VectorGames::VectorGames(const Encoding& encoding, const VectorConfig& config, i
     }
 }
 
-void VectorGames::start(Game& g, int64_t seed) {
+void VectorGames::start(Game& g, int64_t seed, int seat) {
     const int n = config_.game.players;
     g.seed = seed;
     Config c = config_.game;
     c.seed = seed;
     g.state = new_state(c);
-    g.agent = config_.seat >= 0 ? config_.seat : static_cast<int>(splitmix64(g.stream) % static_cast<uint64_t>(n));
+    g.agent = seat >= 0            ? seat
+              : config_.seat >= 0 ? config_.seat
+                                  : static_cast<int>(splitmix64(g.stream) % static_cast<uint64_t>(n));
     // gym_env.reset: the bot of seat p draws from bots.bot_rng(seed, p) = random.Random("bot/SEED/p").
     for (int p = 0, k = 0; p < n; p++) {
         if (p == g.agent) continue;
@@ -162,11 +164,11 @@ void VectorGames::observe(Game& g, int index, VectorOutput& out) const {
     out.seats[i] = g.agent;
 }
 
-void VectorGames::reset(const int64_t* seeds, VectorOutput& out) {
+void VectorGames::reset(const int64_t* seeds, const int32_t* seats, VectorOutput& out) {
     for (int i = 0; i < count(); i++) {
         Game& g = games_[static_cast<size_t>(i)];
         g.stream = static_cast<uint64_t>(seeds[i]);
-        start(g, seeds[i]);
+        start(g, seeds[i], seats != nullptr ? seats[i] : -1);
         out.rewards[i] = 0.0;
         out.terminated[i] = out.illegal[i] = false;
         settle(g, i, out);
@@ -186,15 +188,31 @@ void VectorGames::step(const int64_t* actions, VectorOutput& out) {
         Game& g = games_[static_cast<size_t>(i)];
         bool illegal = false;
         if (g.done) {  // NEXT_STEP autoreset: the action is ignored, the next episode starts
-            start(g, static_cast<int64_t>(splitmix64(g.stream) >> 2));
-            out.rewards[i] = 0.0;
-        } else {
-            const int64_t a = actions[i];
-            out.rewards[i] = play(g, a < 0 || a >= MOVE_COUNT ? -1 : static_cast<int>(a), illegal);
+            next_episode(g, i, out);
+            continue;
         }
+        const int64_t a = actions[i];
+        out.rewards[i] = play(g, a < 0 || a >= MOVE_COUNT ? -1 : static_cast<int>(a), illegal);
         out.illegal[i] = illegal;
         settle(g, i, out);
     }
+}
+
+// The next episode of a game whose episode is over: its seed (and drawn seat) from its stream.
+void VectorGames::next_episode(Game& g, int index, VectorOutput& out) {
+    start(g, static_cast<int64_t>(splitmix64(g.stream) >> 2), -1);
+    out.rewards[static_cast<size_t>(index)] = 0.0;
+    out.illegal[static_cast<size_t>(index)] = false;
+    settle(g, index, out);
+}
+
+int VectorGames::restart(const int32_t* games, int count, VectorOutput& out) {
+    for (int k = 0; k < count; k++) {
+        if (games[k] < 0 || games[k] >= this->count() || (k > 0 && games[k] <= games[k - 1])) return k;
+        if (!games_[static_cast<size_t>(games[k])].done) return k;
+    }
+    for (int k = 0; k < count; k++) next_episode(games_[static_cast<size_t>(games[k])], games[k], out);
+    return -1;
 }
 
 int VectorGames::waiting(int32_t* games, int32_t* opponents) const {

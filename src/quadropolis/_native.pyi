@@ -162,6 +162,7 @@ class VectorGames:
     def reset(
         self,
         seeds: npt.NDArray[np.int64],
+        first_seats: npt.NDArray[np.int32],
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
         rewards: npt.NDArray[np.float64],
@@ -169,7 +170,21 @@ class VectorGames:
         illegal: npt.NDArray[np.bool_],
         seats: npt.NDArray[np.int32],
     ) -> None:
-        """Start an episode in every game, game i with seed ``seeds[i]`` (>= 0)."""
+        """Start an episode in every game, game i with seed ``seeds[i]`` (>= 0) and the agent
+        in seat ``first_seats[i]`` (-1: the configured seat, or drawn from the game's stream)."""
+    def restart(
+        self,
+        games: npt.NDArray[np.int32],
+        observations: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+        illegal: npt.NDArray[np.bool_],
+        seats: npt.NDArray[np.int32],
+    ) -> int:
+        """Start now the next episode of each listed game (ascending) whose episode is over,
+        as its next step would, writing its outputs; returns the first listed index out of
+        order or not over, or -1 (only then does anything start)."""
     def first_illegal(self, actions: npt.NDArray[np.int64]) -> int:
         """The first game (episode not over) whose action is not legal, or -1."""
     def step(

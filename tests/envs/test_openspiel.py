@@ -152,3 +152,28 @@ def test_openspiels_mcts_and_ismcts_bots_play_a_game() -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
     assert sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_openspiels_cpp_mcts_bot_plays_a_game_through_mcts_action() -> None:
+    """pyspiel.MCTSBot (C++) on the python game: every move through mcts_action is legal and
+    the game ends (its step() crashes on python games: see openspiel_game's docstring)."""
+    from quadropolis.envs.openspiel_game import mcts_action
+
+    game = load_openspiel_game()
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    bots = [pyspiel.MCTSBot(game, evaluator, 2.0, 8, 100, False, seed, False) for seed in (1, 2)]
+    rs = np.random.RandomState(0)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(outcomes, p=probs)))
+            continue
+        root = bots[state.current_player()].mcts_search(state)
+        assert root.explore_count == 8
+        action = mcts_action(bots[state.current_player()], state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert 0 < moves <= game.max_game_length() and sorted(state.returns()) in ([0.0, 1.0], [0.5, 0.5])

@@ -220,8 +220,8 @@ def test_illegal_actions_terminate_or_raise() -> None:
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"opponents": "mcts"}, "plays the bots random, greedy, neural and batched policies"),
-        ({"opponents": "greedy:epsilon=0.1"}, "plays the bots"),
+        ({"opponents": 3}, "a bot spec, a Bot or a batched policy"),
+        ({"opponents": "nobody"}, "nobody"),
         ({"opponents": ["random", "greedy"]}, "need 1 opponent"),
         ({"num_envs": 0}, "num_envs"),
         ({"num_envs": True}, "num_envs"),

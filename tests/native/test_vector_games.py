@@ -17,6 +17,8 @@ from quadropolis import native
 from quadropolis.envs.native_obs import native_encoding
 
 N = 6
+#: reset's first seats: -1 everywhere (the configured seat, or drawn from each game's stream)
+DRAWN = np.full(N, -1, np.int32)
 
 
 def _games(
@@ -44,7 +46,7 @@ def test_games_step_through_episodes(mode: int, players: int) -> None:
     games = _games(mode, players, tuple(k % 2 for k in range(players - 1)), seat=-1)
     out = _outputs(native_encoding(native).size)
     obs, masks, rewards, terminated, illegal, seats = out
-    games.reset(np.arange(N, dtype=np.int64), *out)
+    games.reset(np.arange(N, dtype=np.int64), DRAWN, *out)
     rng = np.random.default_rng(players)
     ended = 0
     for step in range(200):
@@ -73,7 +75,7 @@ def test_bad_arrays_are_refused() -> None:
         out = _outputs(size)
         out[k] = wrong
         with pytest.raises(ValueError, match="shape"):
-            games.reset(seeds, *out)
+            games.reset(seeds, DRAWN, *out)
     for k, wrong in [
         (0, np.zeros((N, size), np.float64)),
         (3, np.zeros(N, np.int8)),
@@ -82,13 +84,13 @@ def test_bad_arrays_are_refused() -> None:
         out = _outputs(size)
         out[k] = wrong
         with pytest.raises(TypeError):
-            games.reset(seeds, *out)
+            games.reset(seeds, DRAWN, *out)
     out = _outputs(size)
     with pytest.raises(ValueError, match="non-negative"):
-        games.reset(np.full(N, -1, np.int64), *out)
+        games.reset(np.full(N, -1, np.int64), DRAWN, *out)
     with pytest.raises(ValueError, match="seeds must have shape"):
-        games.reset(np.zeros(N + 1, np.int64), *out)
-    games.reset(seeds, *out)
+        games.reset(np.zeros(N + 1, np.int64), DRAWN, *out)
+    games.reset(seeds, DRAWN, *out)
     with pytest.raises(ValueError, match="actions must have shape"):
         games.step(np.zeros(N - 1, np.int64), *out)
     with pytest.raises(TypeError):
@@ -126,7 +128,7 @@ def test_caller_decided_opponents_wait_and_refuse_bad_moves() -> None:
     order, a game not waiting and an illegal move before playing anything."""
     games = _games(opponents=(2,), seat=1)  # the opponent, in seat 0, moves first
     out = _outputs(native_encoding(native).size)
-    games.reset(np.arange(N, dtype=np.int64), *out)
+    games.reset(np.arange(N, dtype=np.int64), DRAWN, *out)
     waiting, which = np.zeros(N, np.int32), np.full(N, -1, np.int32)
     assert games.waiting(waiting, which) == N and list(waiting) == list(range(N)) and not which.any()
     masks = np.zeros((N, 121), np.int8)
@@ -154,3 +156,33 @@ def test_caller_decided_opponents_wait_and_refuse_bad_moves() -> None:
         )
     with pytest.raises(ValueError, match="out of range"):
         games.resume(np.array([N], np.int32), legal[:1], *out)
+
+
+def test_first_seats_and_restart() -> None:
+    """reset seats each game's first episode where asked (and refuses a seat out of range);
+    restart starts the next episode of finished games only, listed in ascending order, and
+    refuses anything else before starting any."""
+    games = _games(players=3, opponents=(0, 1), seat=-1)
+    out = _outputs(native_encoding(native).size)
+    seats = out[5]
+    first = np.array([2, 0, 1, -1, 2, 0], np.int32)
+    games.reset(np.arange(N, dtype=np.int64), first, *out)
+    assert [int(seats[i]) for i in (0, 1, 2, 4, 5)] == [2, 0, 1, 2, 0]
+    for bad in (np.full(N, 3, np.int32), np.full(N, -2, np.int32)):
+        with pytest.raises(ValueError, match="first seat"):
+            games.reset(np.arange(N, dtype=np.int64), bad, *out)
+    with pytest.raises(ValueError, match="seats must have shape"):
+        games.reset(np.arange(N, dtype=np.int64), np.full(N + 1, -1, np.int32), *out)
+    assert games.restart(np.array([0], np.int32), *out) == 0  # still playing
+    actions = np.full(N, 121, np.int64)  # out of range: every episode ends
+    games.step(actions, *out)
+    assert out[3].all()
+    before = [games.episode_seed(i) for i in range(N)]
+    assert games.restart(np.array([3, 1], np.int32), *out) == 1  # out of order
+    assert games.restart(np.array([1, 1], np.int32), *out) == 1  # twice
+    assert [games.episode_seed(i) for i in range(N)] == before  # nothing started
+    assert games.restart(np.array([1, 3], np.int32), *out) == -1
+    after = [games.episode_seed(i) for i in range(N)]
+    assert after[1] != before[1] and after[3] != before[3] and after[0] == before[0]
+    assert not out[3][1] and not out[3][3] and out[3][0]  # restarted games are playing
+    assert 0 < out[1][1].sum() < 121 and (out[1][0] == 1).all()

@@ -56,12 +56,19 @@ public:
     int count() const { return static_cast<int>(games_.size()); }
     // Start every game's episode: game i plays the engine's game with seed seeds[i] (>= 0);
     // its later episodes take their seeds from a SplitMix64 stream seeded with seeds[i].
-    void reset(const int64_t* seeds, VectorOutput& out);
+    // seats (may be null): game i's agent seat in that first episode where seats[i] >= 0 (the
+    // seat drawn as the single env draws it, by the caller), else the configured or drawn seat.
+    void reset(const int64_t* seeds, const int32_t* seats, VectorOutput& out);
     // The first game whose action (ignored in a game whose episode is over) is not legal, or -1.
     int first_illegal(const int64_t* actions) const;
     // One step of every game (see the header's comment); an illegal action ends its episode
     // with the configured illegal reward.
     void step(const int64_t* actions, VectorOutput& out);
+    // Starts at once the next episode of each listed game whose episode is over (games in
+    // ascending order), as its next step would (Gymnasium's SAME_STEP autoreset, done by the
+    // caller), writing its outputs like a step. Returns the first k whose game is out of order
+    // or whose episode is not over; -1 if none (only then does anything start).
+    int restart(const int32_t* games, int count, VectorOutput& out);
 
     const State& state(int game) const { return games_[game].state; }
     int64_t episode_seed(int game) const { return games_[game].seed; }
@@ -104,7 +111,8 @@ private:
     VectorConfig config_;
     std::vector<Game> games_;
 
-    void start(Game& g, int64_t seed);
+    void start(Game& g, int64_t seed, int seat);
+    void next_episode(Game& g, int index, VectorOutput& out);
     void play_bots(Game& g);
     double final_reward(const Game& g) const;
     double play(Game& g, int action, bool& illegal);

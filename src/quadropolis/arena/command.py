@@ -161,7 +161,10 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
         "its nodes need quadropolis installed",
     )
     a.add_argument(
-        "--out", metavar="FILE", help="save results: FILE.json (every game, replayable) or FILE.csv"
+        "--out",
+        metavar="FILE",
+        help="save results; FILE must end in .json (every game, replayable) or .csv (one row per "
+        "game x seat): any other suffix is refused before a game is played",
     )
     a.add_argument(
         "--plot",

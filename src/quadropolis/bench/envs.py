@@ -17,8 +17,10 @@ The batched env (``gymnasium.make_vec("Quadropolis-v1", num_envs=N,
 vectorization_mode="vector_entry_point")``, :data:`VECTOR_GAMES` games) is measured beside the
 single env in *agent steps* per second (the actions the agent applies, each with the
 observation and mask that follow; the opponents' moves and the autoreset steps are not
-counted), against ``random`` in every case and against ``greedy`` and ``neural`` (batched
-inference: one forward pass for every game waiting for it) in the 2-player cases. Its
+counted), against ``random`` in every case and against every rung of the ladder
+(:func:`quadropolis.envs.ladder_specs`: the epsilon-greedy rungs played game by game in
+Python, ``greedy`` natively, ``neural`` with batched inference, one forward pass for every
+game waiting for it) in the 2-player cases. Its
 random legal actions are drawn for the whole batch at once (the largest of uniform numbers
 times the masks). Needs the ``rl`` extra."""
 
@@ -242,14 +244,16 @@ def _batched(report: Report, mode: Mode, players: int, repeat: int, seconds: flo
     """The single env and the batched env side by side, run by run (see the module docstring)."""
     case = f"{mode.value}_{players}p"
     where = f"{mode.value} {players} players"
-    for opponents in ("random", "greedy", "neural") if players == 2 else ("random",):
+    from ..envs import ladder_specs
+
+    for opponents in ladder_specs() if players == 2 else ["random"]:
         single: list[float] = []
         batched: list[float] = []
         for r in range(repeat):
             single.append(gym_agent_steps(mode, players, seconds, 1000 * r, opponents))
             batched.append(vector_agent_steps(mode, players, seconds, 1000 * r, opponents))
         ratios = [b / s for s, b in zip(single, batched, strict=True)]
-        key = f"{case}_{opponents}"
+        key = f"{case}_{_key(opponents)}"
         report(
             f"envs_gym_steps_{key}",
             statistics.median(single),
@@ -265,3 +269,8 @@ def _batched(report: Report, mode: Mode, players: int, repeat: int, seconds: flo
         report(
             f"envs_vector_steps_{key}_ratio", statistics.median(ratios), "x", f"  batched / single ({where})"
         )
+
+
+def _key(spec: str) -> str:
+    """A bot spec as a figure's key part (``greedy:epsilon=0.3`` -> ``greedy_epsilon0.3``)."""
+    return spec.replace(":", "_").replace("=", "")

@@ -6,9 +6,10 @@ seat 0 playing a random action of ``info["action_mask"]``, the rung in seat 1), 
 *step cost*: the time of a step against the rung divided by the time of a step against
 ``random`` (the env's own cost plus the cheapest opponent's), measured back to back in each
 run, rung by rung alternating, the median over the runs. The same for the batched env
-(:data:`.envs.VECTOR_GAMES` games, random masked actions drawn for the batch) against its
-opponents ``greedy`` and ``neural`` (batched: one forward pass for all the games waiting for
-it): agent steps per second and the step cost against ``random`` in the batched env. Then the ``neural`` bot's
+(:data:`.envs.VECTOR_GAMES` games, random masked actions drawn for the batch) against every
+rung above ``random`` (the epsilon-greedy rungs played game by game in Python, ``greedy``
+natively, ``neural`` batched: one forward pass for all the games waiting for it): agent steps
+per second and the step cost against ``random`` in the batched env. Then the ``neural`` bot's
 milliseconds per decision (its whole ``choose``: greedy's values, the features, the forward
 pass) over whole games against ``greedy``. Needs the ``rl`` extra."""
 
@@ -103,26 +104,29 @@ def run(report: Report, repeat: int, work: Workload) -> None:
 
 
 def _batched_costs(report: Report, mode: Mode, repeat: int, seconds: float) -> None:
-    """The batched env's agent steps per second against each batched opponent, and its step
-    cost against ``random`` in the batched env, measured back to back in each run."""
+    """The batched env's agent steps per second against each rung above ``random``, and its
+    step cost against ``random`` in the batched env, measured back to back in each run."""
+    from ..envs import ladder_specs
+
     where = f"{mode.value} 2 players"
     steps: dict[str, list[float]] = {}
     costs: dict[str, list[float]] = {}
     for r in range(repeat):
         base = vector_agent_steps(mode, 2, seconds, 1000 * r, "random")
-        for opponent in ("greedy", "neural"):
+        for opponent in ladder_specs()[1:]:
             rate = vector_agent_steps(mode, 2, seconds, 1000 * r, opponent)
             steps.setdefault(opponent, []).append(rate)
             costs.setdefault(opponent, []).append(base / rate)
     for opponent, rates in steps.items():
+        key = opponent.replace(":", "_").replace("=", "")
         report(
-            f"ladder_batched_{opponent}_{mode.value}",
+            f"ladder_batched_{key}_{mode.value}",
             statistics.median(rates),
             "steps/s",
             f"batched env agent steps vs {opponent}, {where}",
         )
         report(
-            f"ladder_batched_{opponent}_{mode.value}_cost",
+            f"ladder_batched_{key}_{mode.value}_cost",
             statistics.median(costs[opponent]),
             "x",
             f"  batched step cost vs {opponent} / vs random ({where})",

@@ -9,7 +9,10 @@ the rewards of a step).
   imported, so ``gymnasium.make("quadropolis.envs:Quadropolis-v1")`` works alone.
 - ``gymnasium.make_vec("Quadropolis-v1", num_envs=N, vectorization_mode="vector_entry_point")``:
   N games stepped together by the compiled engine
-  (:class:`~quadropolis.envs.vector.QuadropolisVectorEnv`, the ``vector_entry_point``).
+  (:class:`~quadropolis.envs.vector.QuadropolisVectorEnv`, the ``vector_entry_point``;
+  ``autoreset_mode=AutoresetMode.SAME_STEP`` for CleanRL-style loops), and
+  :class:`quadropolis.envs.sb3.QuadropolisSB3VecEnv`, the same games as a stable-baselines3
+  ``VecEnv`` (for sb3-contrib's ``MaskablePPO``; imports stable-baselines3).
 - ``pettingzoo.make("aec", "quadropolis_v1")`` (registered when this package is imported) or
   ``from quadropolis.envs import quadropolis_v1; quadropolis_v1.env()``: the PettingZoo AEC env.
 - ``import quadropolis.envs.openspiel_game`` registers ``python_quadropolis`` with
@@ -54,7 +57,7 @@ from .encoding import (
     observation_text,
     views,
 )
-from .evaluation import LADDER_RATINGS, Evaluation, evaluate
+from .evaluation import LADDER_RATINGS, Evaluation, evaluate, evaluate_batched
 from .ladder import LADDER, Rung, ladder_specs
 from .opponents import PolicyBot, as_policy, make_opponent
 
@@ -154,6 +157,7 @@ __all__ = [
     "as_policy",
     "encode",
     "evaluate",
+    "evaluate_batched",
     "final_rewards",
     "ladder_specs",
     "layout_table",

@@ -20,6 +20,13 @@ minus the best other final VP), each with a 95% normal interval, mean ± 1.96 sd
 (:data:`LADDER_RATINGS`), the policy's Bradley-Terry rating with the opponents' ratings held
 at their ladder values (:func:`quadropolis.arena.rating_against`: the arena's method, R13
 pairwise results, one virtual draw per opponent); ``None`` otherwise.
+
+**On the batched env**: :func:`evaluate_batched` plays the same games (seeds, seats, the
+bots' generators) with a *batched* policy on :class:`~.vector.QuadropolisVectorEnv`, one batch
+per seat of the policy, every game's first episode, and returns the same figures: for a
+deterministic policy and opponents that keep nothing from one game to the next (the engine's
+``random`` and ``greedy``, the epsilon-greedy rungs, ``neural``), the very results of
+:func:`evaluate` (tests/envs/test_vector_same_step.py compares them).
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from ..outcome import Outcome
 from ..tiles import Mode
 from .opponents import Opponent, PolicyBot
 
-__all__ = ["LADDER_RATINGS", "Evaluation", "evaluate"]
+__all__ = ["LADDER_RATINGS", "Evaluation", "evaluate", "evaluate_batched"]
 
 #: The bots' ratings on the ladder's scale (2-player games; README, "Difficulty levels":
 #: ``quadropolis arena --ratings`` over the ladder, ``hard`` against ``greedy`` and the round
@@ -149,12 +156,99 @@ def evaluate(
         results.append(_result(config.seed, seats.index(0), out))
         if rated:
             pairs += _ladder_pairs(seats, out, others, ladder)
+    return _evaluation(template, others, seed, results, pairs if rated else None)
+
+
+def evaluate_batched(
+    policy: Any,
+    opponents: Any = "greedy",
+    *,
+    mode: str = "classic",
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    normalize: bool = False,
+    urbanist_blocks: str = "lines",
+    all_parks_absorb: bool = False,
+    batch: int = 256,
+) -> Evaluation:
+    """:func:`evaluate`'s games and figures on the batched env (see the module docstring):
+    ``policy`` is a batched policy ``(observations (k, 2409), masks (k, 121)) -> k actions``
+    or an object with SB3's ``predict`` (called on the batch, deterministic, with the masks);
+    ``opponents`` are the batched env's; at most ``batch`` games at once. Needs the compiled
+    engine. :class:`~quadropolis.bots.BotError` if the policy plays outside the mask."""
+    from .vector import QuadropolisVectorEnv, _predictor
+
+    template = _template(mode, players, games, urbanist_blocks, all_parks_absorb)
+    others = _opponent_list(opponents, players)
+    act = _predictor(policy) if callable(getattr(policy, "predict", None)) else policy
+    ladder = LADDER_RATINGS[template.mode]
+    rated = players == 2 and all(isinstance(o, str) and o.strip().lower() in ladder for o in others)
+    results: list[tuple[int, int, int, int, float]] = [(0, 0, 0, 0, 0.0)] * games
+    pairs: list[tuple[float, float]] = []
+    for mine in range(players):
+        # entrant 0 sits in seat g mod N, so entrant (t - mine) mod N in every other seat t
+        seat_opponents = [others[(t - mine) % players - 1] for t in range(players) if t != mine]
+        chosen = list(range(mine, games, players))
+        for start in range(0, len(chosen), batch):
+            chunk = chosen[start : start + batch]
+            env = QuadropolisVectorEnv(
+                len(chunk),
+                mode=mode,
+                players=players,
+                seat=mine,
+                opponents=seat_opponents,
+                normalize=normalize,
+                illegal_action="raise",
+                urbanist_blocks=urbanist_blocks,
+                all_parks_absorb=all_parks_absorb,
+            )
+            for g, (vp, margin, share) in zip(chunk, _first_episodes(env, seed, chunk, act), strict=True):
+                results[g] = (seed + g, mine, vp, margin, share)
+                if rated:
+                    pairs.append((ladder[str(others[0]).strip().lower()], share))
+    return _evaluation(template, others, seed, results, pairs if rated else None)
+
+
+def _first_episodes(env: Any, seed: int, chunk: list[int], act: Any) -> list[tuple[int, int, float]]:
+    """Plays each game of ``env`` (seeds ``seed + g``) to the end of its first episode: the
+    agent's (VP, margin, win share) in each."""
+    import numpy as np
+
+    from ..bots import BotError
+    from ..errors import IllegalMoveError
+
+    obs, infos = env.reset(seed=[seed + g for g in chunk])
+    out: dict[int, tuple[int, int, float]] = {}
+    while len(out) < len(chunk):
+        try:
+            obs, _, terminated, _, infos = env.step(np.asarray(act(obs, infos["action_mask"])))
+        except IllegalMoveError as e:
+            raise BotError(f"the policy played outside the mask: {e}") from None
+        for i in np.flatnonzero(terminated).tolist():
+            if i not in out:  # a later episode (after the autoreset) is not the protocol's game
+                winners = infos["winners"][i]
+                seat = int(infos["seat"][i])
+                share = 1.0 / int(winners.sum()) if winners[seat] else 0.0
+                out[i] = (int(infos["final_scores"][i][seat]), int(infos["margin"][i]), share)
+    return [out[i] for i in range(len(chunk))]
+
+
+def _evaluation(
+    template: GameConfig,
+    others: Sequence[Any],
+    seed: int,
+    results: list[tuple[int, int, int, int, float]],
+    pairs: list[tuple[float, float]] | None,
+) -> Evaluation:
+    """The figures of the games played (see the module docstring)."""
+    games = len(results)
     wins = math.fsum(r[4] for r in results)
     mean_vp, vp_ci = _mean_ci([float(r[2]) for r in results])
     mean_margin, margin_ci = _mean_ci([float(r[3]) for r in results])
     return Evaluation(
         mode=template.mode.value,
-        players=players,
+        players=template.players,
         opponents=tuple(_label(o, k + 1) for k, o in enumerate(others)),
         games=games,
         seed=seed,
@@ -164,7 +258,7 @@ def evaluate(
         mean_vp_ci95=vp_ci,
         margin=mean_margin,
         margin_ci95=margin_ci,
-        rating=rating_against(pairs) if rated else None,
+        rating=None if pairs is None else rating_against(pairs),
         results=tuple(results),
     )
 

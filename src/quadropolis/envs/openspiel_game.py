@@ -39,9 +39,20 @@ here exactly. ``apply_action`` trusts its action, as OpenSpiel's games do
 (``apply_action_with_legality_check`` checks it against ``legal_actions()``).
 
 Search with OpenSpiel's Python bots (``open_spiel.python.algorithms.mcts.MCTSBot``,
-``ismcts.ISMCTSBot``): its C++ bots (``pyspiel.MCTSBot``, ``pyspiel.ISMCTSBot``) crash on
-python games in open-spiel 2.0.2, OpenSpiel's own ``python_tic_tac_toe`` included. OpenSpiel's
-docs warn that python games are slow for search: our own bots call the engine directly.
+``ismcts.ISMCTSBot``), or with its C++ ``pyspiel.MCTSBot`` through :func:`mcts_action`
+(``bot.mcts_search(state)``), never its ``step``: in open-spiel 2.0.2 the binding of
+``MCTSBot.step`` (and ``ISMCTSBot.step``) releases the GIL for the search, and the search
+clones the python state with ``PyState::Clone``, which calls Python (``import copy``, a
+``deepcopy`` of the state's attributes) without taking the GIL back: a segmentation fault in
+``PyImport_Import`` on every python game, OpenSpiel's own ``python_tic_tac_toe`` included.
+``mcts_search`` is bound without releasing the GIL, runs the same search, and ``step``'s
+choice is its root's ``best_child()``. ``pyspiel.ISMCTSBot`` cannot play a python game at all:
+besides ``step``'s crash, its search calls ``ResampleFromInfostate``, which OpenSpiel's C++
+trampoline for python states does not forward to Python (``get_policy`` fails with
+"ResampleFromInfostate() not implemented"); only a C++ game would serve it. The C++ MCTS
+searches the true state it is given (face-down tiles included), as the Python ``MCTSBot``
+does: a perfect-information search. OpenSpiel's docs warn that python games are slow for
+search: our own bots call the engine directly.
 
 Bounds (from the rules, not from samples): ``max_game_length()`` is rounds x 4 turns x
 players x 2 actions (a take, then its build or discard); ``max_chance_nodes_in_history()`` is
@@ -366,6 +377,13 @@ def engine_state(state: Any) -> GameState:
     return state.game_state.copy()  # type: ignore[no-any-return]
 
 
+def mcts_action(bot: Any, state: Any) -> int:
+    """The action OpenSpiel's C++ ``pyspiel.MCTSBot`` chooses in ``state``: its search
+    (``bot.mcts_search``) and its root's most visited child, as ``MCTSBot.step`` would choose,
+    which crashes on python games (see the module docstring)."""
+    return int(bot.mcts_search(state).best_child().action)
+
+
 def chance_actions_for_seed(config: GameConfig, rnd: int) -> list[int]:
     """The 25 chance outcomes that deal round ``rnd`` as the engine lays it out from
     ``config.seed`` (use them to replay an engine game here)."""
@@ -381,4 +399,5 @@ __all__ = [
     "chance_actions_for_seed",
     "engine_state",
     "load",
+    "mcts_action",
 ]

@@ -13,13 +13,21 @@ Options: those of the single env — ``mode``, ``players``, ``seat`` (an int, or
 at each episode), ``opponents``, ``reward``, ``dense_reward``, ``illegal_action``,
 ``illegal_reward``, ``normalize``, ``urbanist_blocks``, ``all_parks_absorb`` — except that the
 opponents (one for every other seat, or a list) are the engine's native bots ``"random"`` and
-``"greedy"``, the learned bot ``"neural"``, or batched policies, callables ``(observations,
+``"greedy"``, the learned bot ``"neural"``, batched policies, callables ``(observations,
 masks) -> actions`` over all the games waiting for them (``(k, 2409)`` float32 from the seat to
-move, normalised if the env is, and ``(k, 121)`` int8; ``k`` integer actions), and
-``render_mode`` is ``None``. A game waits at the turn of ``neural`` or of a policy; each step
-decides all the waiting games at once (``neural``: the engine writes their raw inputs, one
-NumPy pass scores every move, :func:`quadropolis.bots.neural_choose_rows`) until every game
-is at the agent's turn. A policy's action outside the mask is a
+move, normalised if the env is, and ``(k, 121)`` int8; ``k`` integer actions), an object with
+stable-baselines3's ``predict`` (a model or a frozen copy of its policy: deterministic actions
+for all the waiting games in one call, with their masks), or any other bot
+spec or :class:`~quadropolis.bots.Bot` (every rung of :data:`~.ladder.LADDER`:
+``greedy:epsilon=E``, ``easy``, ``medium``, search levels with small budgets such as
+``mcts:iterations=50``), played game by game in Python with the single env's generators
+(``bots.bot_rng(seed, seat)``), so at about the single env's speed for those seats; and
+``render_mode`` is ``None``. :meth:`~QuadropolisVectorEnv.set_opponents` changes the
+opponents from the next :meth:`~QuadropolisVectorEnv.reset`. A game waits at the turn of
+``neural``, of a policy or of a bot played in Python; each step decides all the waiting
+games at once (``neural``: the engine writes their raw inputs, one NumPy pass scores every
+move, :func:`quadropolis.bots.neural_choose_rows`) until every game is at the agent's turn.
+A policy's action outside the mask is a
 :class:`~quadropolis.bots.BotError` (nothing played). ``copy`` (default true) returns copies of
 the batch's arrays at each call; ``copy=False`` returns the arrays the engine writes in place
 at the next call (faster; copy what you keep).
@@ -30,15 +38,31 @@ truncations ``(N,)`` bool (never truncated), ``infos["action_mask"]`` ``(N, 121)
 ended the game's episode on an illegal action); :meth:`~QuadropolisVectorEnv.action_masks`
 gives the masks as bool.
 
-**Autoreset** is Gymnasium's default ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step
-that ends a game's episode returns its last observation, its final reward and
-``terminated=True``, with an all-ones mask (as the single env: a masked categorical over an
-all-zeros mask gives NaN); at the game's next step its action is ignored and its next
-episode starts (reward 0, ``terminated=False``, the new episode's first observation and mask).
+**Autoreset** (option ``autoreset_mode``, a :class:`gymnasium.vector.AutoresetMode` or its
+name; ``metadata["autoreset_mode"]`` gives it, Gymnasium's own value): ``NEXT_STEP`` by default,
+Gymnasium's default: the step that ends a game's episode returns its last observation, its
+final reward and ``terminated=True``, with an all-ones mask (as the single env: a masked
+categorical over an all-zeros mask gives NaN); at the game's next step its action is ignored
+and its next episode starts (reward 0, ``terminated=False``, the new episode's first
+observation and mask). ``SAME_STEP`` (what stable-baselines3 and CleanRL-style loops expect):
+the step that ends a game's episode returns its final reward and ``terminated=True`` with the
+*next* episode's first observation, mask and seat; the last observation is in
+``infos["final_obs"][i]`` and the ended episode's info (``action_mask``, ``seat``,
+``illegal_action``) in ``infos["final_info"]``, each with Gymnasium's ``"_"``-prefixed mask of
+the games concerned, as ``SyncVectorEnv(..., autoreset_mode=SAME_STEP)`` gives them.
+
+**Results**: in every mode, the step that ends a game's episode by the end of the game gives
+``infos["final_scores"]`` ``(N, players)`` int32 (each seat's VP, seat order),
+``infos["winners"]`` ``(N, players)`` bool (R13: most VP, then inhabitants placed, then
+fewest empty squares) and ``infos["margin"]`` ``(N,)`` int32 (the agent's VP minus the best
+other VP), meaningful where ``infos["_final_scores"]`` (the same for ``_winners`` and
+``_margin``) is true; an episode ended by an illegal action has none.
 
 **Seeding**: ``reset(seed=S)`` plays game ``i``'s first episode with game seed ``S + i`` (the
 seed of ``SyncVectorEnv``'s env ``i``, so the single env's ``reset(seed=S + i)`` plays the
-same game), ``reset(seed=[s0, s1, ...])`` one seed per game; game ``i``'s later episodes take
+same game; with ``seat=None`` the first episode's seat is drawn as the single env draws it,
+from ``np_random`` seeded with ``S + i``, so it is ``SyncVectorEnv``'s seat too),
+``reset(seed=[s0, s1, ...])`` one seed per game; game ``i``'s later episodes take
 their seeds (and, with ``seat=None``, their seats) from a SplitMix64 stream seeded with its
 first seed (:attr:`~QuadropolisVectorEnv.episode_seeds` gives them). ``reset()`` draws the
 seeds from the env's ``np_random``. Same seeds and actions, same episodes, bit for bit.
@@ -58,6 +82,7 @@ seeds come from each env's ``np_random``); :class:`QuadropolisVectorEnv` itself 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -65,13 +90,25 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import engine
-from ..bots import NEURAL_RAW_CONTEXT, NEURAL_RAW_MOVE, Bot, BotError, make_bot, neural_choose_rows
+from ..bots import (
+    NEURAL_RAW_CONTEXT,
+    NEURAL_RAW_MOVE,
+    Bot,
+    BotError,
+    EpsilonGreedyBot,
+    bot_rng,
+    make_bot,
+    neural_choose_rows,
+    observe,
+)
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
+from ..moves import move_number
 from ..tiles import Mode
 from .actions import NUM_ACTIONS, ActionError
 from .episode import refusal
@@ -87,6 +124,7 @@ NATIVE_OPPONENTS: Final = ("random", "greedy")
 BATCHED_OPPONENTS: Final = ("neural",)
 _EXTERNAL: Final = 2  # the engine's code of an opponent decided here (vector_env.hpp)
 _SEED_LIMIT: Final = 2**63
+_MOVE_COLUMN: Final = 5  # in the engine's rows of greedy's values: the value before, the move
 
 
 class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
@@ -111,6 +149,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         urbanist_blocks: str = "lines",
         all_parks_absorb: bool = False,
         copy: bool = True,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         native = engine.current()
         if native is None:
@@ -129,6 +168,10 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         if render_mode is not None:
             raise ConfigError(f"the batched env draws nothing: render_mode must be None, got {render_mode!r}")
         self.num_envs = num_envs
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        # An instance's metadata: the class's says the default
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.seat = seat
         self.reward_scheme = check_reward(reward)
         self.dense_reward = float(dense_reward)
         self.illegal_action = illegal_action
@@ -137,21 +180,9 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         self.render_mode = None
         self.copy = bool(copy)
         self._config = config
-        codes, self._external = _opponents(opponents, players)
-        self._games = native.VectorGames(
-            native_encoding(native),
-            0 if config.mode is Mode.CLASSIC else 1,
-            players,
-            config.urbanist_blocks == "square",
-            config.all_parks_absorb,
-            -1 if seat is None else seat,
-            codes,
-            REWARDS.index(reward),
-            self.dense_reward,
-            self.illegal_reward,
-            self.normalize,
-            num_envs,
-        )
+        self._codes, self._external = _opponents(opponents, players)
+        self._next_opponents: Any = None  # set_opponents(): from the next reset
+        self._games = self._make_games(native, num_envs)
         self._native = native
         high = np.ones(OBSERVATION_SIZE, np.float32) if self.normalize else observation_high()
         self.single_observation_space = spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32)
@@ -168,6 +199,9 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         self._seats = np.zeros(n, np.int32)
         self._waiting = np.zeros(n, np.int32)  # games waiting for a batched opponent
         self._waiting_opponent = np.zeros(n, np.int32)
+        # SAME_STEP: where the restarted games' rewards, terminations and illegal flags go (the
+        # step's own are kept); never read
+        self._scratch = (np.zeros(n, np.float64), np.zeros(n, np.bool_), np.zeros(n, np.bool_))
         self._started = False
 
     def reset(
@@ -175,8 +209,14 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Start an episode in every game (seeds: see the module docstring)."""
         seeds = self._seeds(seed)
-        self._games.reset(seeds, *self._outputs())
-        self._play_opponents()
+        if self._next_opponents is not None:
+            self._codes, self._external = self._next_opponents
+            self._next_opponents = None
+            self._games = self._make_games(self._native, self.num_envs)
+        for opponent in self._external.values():
+            opponent.forget()
+        self._games.reset(seeds, self._first_seats(seeds), *self._outputs())
+        self._play_opponents(self._outputs())
         self._started = True
         return self._out(self._obs), self._infos()
 
@@ -199,20 +239,33 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
                 a = int(chosen[i])
                 raise IllegalMoveError(f"game {i}: action {a}: {refusal(self.game_state(i), a)}")
         self._games.step(chosen, *self._outputs())
-        self._play_opponents()
+        self._play_opponents(self._outputs())
+        infos = self._infos()
+        ended = np.flatnonzero(self._terminated)
+        if len(ended):
+            self._results(ended, infos)
+            if self.autoreset_mode is AutoresetMode.SAME_STEP:
+                self._restart(ended, infos)
         out = self._out
         return (
             out(self._obs),
             out(self._rewards),
             out(self._terminated),
             out(self._truncated),
-            self._infos(),
+            infos,
         )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game now, ``(N, 121)`` bool (all ones in a game whose
         episode just ended)."""
         return self._masks.astype(bool)
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Play the episodes from the next :meth:`reset` on against ``opponents`` (one for every
+        other seat, or one per other seat in seat order; see the module docstring for what an
+        opponent may be). Checked now: a bad opponent is a :class:`~quadropolis.ConfigError`
+        here, and nothing changes."""
+        self._next_opponents = _opponents(opponents, self._config.players)
 
     @property
     def episode_seeds(self) -> list[int]:
@@ -228,10 +281,80 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
 
     # --- internals -------------------------------------------------------------------------
 
+    def _make_games(self, native: Any, count: int) -> Any:
+        """The engine's batch of ``count`` games, with the current opponents."""
+        config = self._config
+        return native.VectorGames(
+            native_encoding(native),
+            0 if config.mode is Mode.CLASSIC else 1,
+            config.players,
+            config.urbanist_blocks == "square",
+            config.all_parks_absorb,
+            -1 if self.seat is None else self.seat,
+            self._codes,
+            REWARDS.index(self.reward_scheme),
+            self.dense_reward,
+            self.illegal_reward,
+            self.normalize,
+            count,
+        )
+
     def _outputs(self) -> tuple[npt.NDArray[Any], ...]:
         return (self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats)
 
-    def _play_opponents(self) -> None:
+    def _results(self, ended: npt.NDArray[np.intp], infos: dict[str, Any]) -> None:
+        """Adds the final scores, winners and margins of the games in ``ended`` whose game is
+        over (not ended by an illegal action) to ``infos``."""
+        n, players = self.num_envs, self._config.players
+        scores = np.zeros((n, players), np.int32)
+        winners = np.zeros((n, players), np.bool_)
+        margin = np.zeros(n, np.int32)
+        over = np.zeros(n, np.bool_)
+        absorb = self._config.all_parks_absorb
+        for i in ended[~self._illegal[ended]]:
+            state = self._games.state(int(i))
+            keys = []
+            for p in range(players):
+                t = state.score(p, absorb)
+                keys.append((t[0], t[2], -t[3]))  # outcome.rank_key: VP, placed, empty squares
+            best = max(keys)
+            scores[i] = [k[0] for k in keys]
+            winners[i] = [k == best for k in keys]
+            agent = int(self._seats[i])
+            margin[i] = keys[agent][0] - max(k[0] for p, k in enumerate(keys) if p != agent)
+            over[i] = True
+        for key, value in (("final_scores", scores), ("winners", winners), ("margin", margin)):
+            infos[key], infos["_" + key] = value, over
+
+    def _restart(self, ended: npt.NDArray[np.intp], infos: dict[str, Any]) -> None:
+        """SAME_STEP: starts the next episode of the games in ``ended`` now; their last
+        observations and infos go to ``final_obs`` and ``final_info``."""
+        n = self.num_envs
+        done = self._terminated.copy()
+        final_obs = np.full(n, None, dtype=object)
+        for i in ended:
+            final_obs[i] = self._obs[i].copy()
+        infos["final_obs"], infos["_final_obs"] = final_obs, done
+        final_info = {key: infos[key] for key in ("action_mask", "seat", "illegal_action")}
+        final_info.update({"_" + key: done for key in list(final_info)})
+        infos["final_info"], infos["_final_info"] = final_info, done
+        outputs = (self._obs, self._masks, *self._scratch, self._seats)
+        bad = self._games.restart(np.ascontiguousarray(ended, np.int32), *outputs)
+        assert bad < 0, bad  # ended lists finished games, ascending
+        self._play_opponents(outputs)
+        infos["action_mask"] = self._masks.copy()
+        infos["seat"] = self._seats.copy()
+
+    def _first_seats(self, seeds: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
+        """The agent's seat in each game's first episode: the single env's draw from
+        ``np_random`` seeded with the game's seed under ``seat=None``, else -1 (the engine
+        uses the fixed seat)."""
+        if self.seat is not None:
+            return np.full(self.num_envs, -1, np.int32)
+        players = self._config.players
+        return np.array([seeding.np_random(int(s))[0].integers(players) for s in seeds], np.int32)
+
+    def _play_opponents(self, outputs: tuple[npt.NDArray[Any], ...]) -> None:
         """Plays the batched opponents' moves: all the games waiting for one at once, until
         every game is at the agent's turn or over (the engine writes their outputs then)."""
         while self._external:
@@ -243,8 +366,8 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
             for index, opponent in self._external.items():
                 rows = np.flatnonzero(which == index) if len(self._external) > 1 else np.arange(k)
                 if len(rows):
-                    moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]))
-            bad = self._games.resume(np.ascontiguousarray(games), moves, *self._outputs())
+                    moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]), which[rows])
+            bad = self._games.resume(np.ascontiguousarray(games), moves, *outputs)
             if bad >= 0:
                 raise BotError(
                     f"game {int(games[bad])}: the opponent policy chose action {int(moves[bad])}, "
@@ -291,6 +414,20 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         }
 
 
+def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
+    """``NEXT_STEP`` or ``SAME_STEP``, given as the enum or its name or value."""
+    if isinstance(mode, AutoresetMode):
+        chosen = mode
+    else:
+        by_name = {m.name.lower(): m for m in AutoresetMode} | {
+            str(m.value).lower(): m for m in AutoresetMode
+        }
+        chosen = by_name.get(str(mode).lower(), AutoresetMode.DISABLED)
+    if chosen not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        raise ConfigError(f"autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP, got {mode!r}")
+    return chosen
+
+
 def _config(mode: str, players: int, urbanist_blocks: str, all_parks_absorb: bool) -> GameConfig:
     try:
         game_mode = Mode(mode)
@@ -305,9 +442,7 @@ def _config(mode: str, players: int, urbanist_blocks: str, all_parks_absorb: boo
 def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int, Any]]:
     """The engine's opponent codes, one per other seat (0 random, 1 greedy, 2 decided here),
     and the batched opponents by their index among the other seats."""
-    chosen = (
-        [opponents] * (players - 1) if isinstance(opponents, str) or callable(opponents) else list(opponents)
-    )
+    chosen = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (players - 1)
     if len(chosen) != players - 1:
         raise ConfigError(f"{players} players need {players - 1} opponent(s), got {len(chosen)}")
     codes: list[int] = []
@@ -319,13 +454,17 @@ def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int,
             continue
         if isinstance(o, str) and o in BATCHED_OPPONENTS:
             o = made.setdefault(o, _NeuralOpponent())
-        elif callable(o) and not isinstance(o, (str, Bot)):
-            o = made.setdefault(id(o), _PolicyOpponent(o))
+        elif isinstance(o, (str, Bot)):
+            key = o if isinstance(o, str) else id(o)
+            o = made[key] if key in made else made.setdefault(key, _bot_opponent(o))
+        elif callable(getattr(o, "predict", None)):  # SB3: before callable (a torch module is)
+            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(_predictor(o)))
+        elif callable(o):
+            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(o))
         else:
             raise ConfigError(
-                f"the batched env plays the bots {', '.join(NATIVE_OPPONENTS + BATCHED_OPPONENTS)} "
-                f"and batched policies (observations, masks) -> actions; got {o!r} "
-                "(other opponents: gymnasium.make_vec(..., vectorization_mode='sync'))"
+                f"an opponent of the batched env is a bot spec, a Bot or a batched policy "
+                f"(observations, masks) -> actions; got {o!r}"
             )
         codes.append(_EXTERNAL)
         external[k] = o
@@ -339,8 +478,14 @@ class _NeuralOpponent:
     def __init__(self) -> None:
         make_bot("neural")  # a ConfigError now if NumPy or the weights are missing
 
-    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
-        """The move ``neural`` plays in each listed waiting game of ``games`` (VectorGames)."""
+    def forget(self) -> None:
+        """Nothing kept between moves."""
+
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
+        """The move ``neural`` plays in each listed waiting game of ``games`` (VectorGames;
+        ``others``, the mover's index among the other seats, is not needed)."""
         native = engine.current()
         assert native is not None
         k = len(listed)
@@ -353,6 +498,128 @@ class _NeuralOpponent:
         return rows[neural_choose_rows(context, rows, counts), 5].astype(np.int64)  # type: ignore[no-any-return]
 
 
+class _BotOpponent:
+    """A bot (spec or :class:`~quadropolis.bots.Bot`) played game by game: each waiting game's
+    state is read back from the engine and the bot chooses with the generator the single env
+    gives that seat (``bots.bot_rng(seed, seat)``), kept for the whole episode."""
+
+    def __init__(self, bot: str | Bot) -> None:
+        # Opponents are chosen in code by the researcher: trusted budgets, as the single env's
+        self.bot = make_bot(bot, workers=1, trusted=True) if isinstance(bot, str) else bot
+        self._rngs: dict[tuple[int, int, int], random.Random] = {}  # (game, seed, seat)
+
+    def forget(self) -> None:
+        """Drops the generators (a reset may replay a seed: its bots start afresh)."""
+        self._rngs.clear()
+
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
+        native = engine.current()
+        assert native is not None
+        moves = np.empty(len(listed), np.int64)
+        for k, i in enumerate(listed.tolist()):
+            state = native.from_native(games.state(i))
+            rng = self.rng(games, i, state.current_player)
+            moves[k] = move_number(self.bot.choose(observe(state), rng))
+        return moves
+
+    def rng(self, games: Any, game: int, seat: int) -> random.Random:
+        """The generator of ``seat``'s bot in ``game``'s current episode."""
+        seed = games.episode_seed(game)
+        rng = self._rngs.get((game, seed, seat))
+        if rng is None:
+            # the game's earlier episodes' generators are done with
+            for key in [key for key in self._rngs if key[0] == game and key[1] != seed]:
+                del self._rngs[key]
+            rng = self._rngs[game, seed, seat] = bot_rng(seed, seat)
+        return rng
+
+
+class _EpsilonGreedyOpponent(_BotOpponent):
+    """``greedy:epsilon=E`` (and ``easy``) without reading the state back, with
+    :class:`~quadropolis.bots.EpsilonGreedyBot`'s draws from the same generators: first
+    ``random() < epsilon`` in each waiting game; then, in the games that drew a random move,
+    a uniformly random one of the mask's legal moves (the engine lists them in ascending
+    action numbers, as the Python engine does), and in the others a uniformly random one of
+    greedy's best, from greedy's values of every legal move that the engine writes (the rows
+    ``neural`` reads, in the same order)."""
+
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
+        epsilon = self.bot.epsilon  # type: ignore[attr-defined]
+        rngs = [
+            self.rng(games, game, seat)
+            for game, seat in zip(listed.tolist(), _seats(games, listed, others), strict=True)
+        ]
+        explore = np.array([rng.random() < epsilon for rng in rngs], np.bool_)
+        moves = np.empty(len(listed), np.int64)
+        if explore.any():
+            rows = np.flatnonzero(explore)
+            moves[rows] = self._random(games, listed[rows], [rngs[j] for j in rows])
+        if not explore.all():
+            rows = np.flatnonzero(~explore)
+            moves[rows] = self._greedy(games, listed[rows], [rngs[j] for j in rows])
+        return moves
+
+    @staticmethod
+    def _random(games: Any, listed: npt.NDArray[np.int32], rngs: list[random.Random]) -> list[int]:
+        k = len(listed)
+        masks = np.empty((k, NUM_ACTIONS), np.int8)
+        games.opponent_observe(listed, np.empty((k, OBSERVATION_SIZE), np.float32), masks)
+        out = []
+        for mask, rng in zip(masks, rngs, strict=True):
+            legal = mask.nonzero()[0]
+            out.append(int(legal[int(rng.random() * len(legal))]))
+        return out
+
+    @staticmethod
+    def _greedy(games: Any, listed: npt.NDArray[np.int32], rngs: list[random.Random]) -> list[int]:
+        native = engine.current()
+        assert native is not None
+        k = len(listed)
+        rows = np.empty((k * native.MAX_LEGAL, NEURAL_RAW_MOVE), np.int32)
+        counts = np.empty(k, np.int32)
+        games.opponent_inputs(
+            listed, np.empty(k, np.int32), np.empty((k, NEURAL_RAW_CONTEXT), np.int32), rows, counts
+        )
+        out = []
+        start = 0
+        for n, rng in zip(counts.tolist(), rngs, strict=True):
+            block = rows[start : start + n].tolist()
+            start += n
+            best = max(row[:_MOVE_COLUMN] for row in block)
+            ties = [row[_MOVE_COLUMN] for row in block if row[:_MOVE_COLUMN] == best]
+            out.append(ties[int(rng.random() * len(ties))])
+        return out
+
+
+def _predictor(model: Any) -> Any:
+    """An object with SB3's ``predict`` as a batched policy: its deterministic actions for all
+    the waiting games at once, with their masks (sb3-contrib's ``action_masks``)."""
+
+    def policy(observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Any:
+        actions, _ = model.predict(observations, action_masks=masks.astype(bool), deterministic=True)
+        return np.asarray(actions).astype(np.int64)
+
+    return policy
+
+
+def _seats(games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]) -> list[int]:
+    """The seat to move in each listed waiting game, from its index among the other seats
+    (the agent's seat skipped)."""
+    return [
+        k + (k >= games.agent_seat(game)) for game, k in zip(listed.tolist(), others.tolist(), strict=True)
+    ]
+
+
+def _bot_opponent(bot: str | Bot) -> _BotOpponent:
+    """The fastest exact way to play ``bot`` in the batch."""
+    opponent = _BotOpponent(bot)
+    return _EpsilonGreedyOpponent(bot) if type(opponent.bot) is EpsilonGreedyBot else opponent
+
+
 class _PolicyOpponent:
     """A policy called on a batch: ``policy(observations, masks) -> actions``, the observations
     ``(k, 2409)`` float32 from the seat to move (normalised if the env is) and the masks
@@ -361,7 +628,12 @@ class _PolicyOpponent:
     def __init__(self, policy: Any) -> None:
         self.policy = policy
 
-    def moves(self, games: Any, listed: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    def forget(self) -> None:
+        """Nothing kept between moves (the policy keeps what it keeps)."""
+
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
         k = len(listed)
         obs = np.empty((k, OBSERVATION_SIZE), np.float32)
         masks = np.empty((k, NUM_ACTIONS), np.int8)
@@ -387,6 +659,9 @@ def make_vector_env(num_envs: int = 1, **options: Any) -> VectorEnv[Any, Any, An
     if engine.current() is not None:
         return QuadropolisVectorEnv(num_envs, **options)
     options.pop("copy", None)
+    autoreset_mode = _autoreset_mode(options.pop("autoreset_mode", AutoresetMode.NEXT_STEP))
     from .gym_env import QuadropolisEnv
 
-    return gymnasium.vector.SyncVectorEnv([lambda: QuadropolisEnv(**options) for _ in range(num_envs)])
+    return gymnasium.vector.SyncVectorEnv(
+        [lambda: QuadropolisEnv(**options) for _ in range(num_envs)], autoreset_mode=autoreset_mode
+    )
