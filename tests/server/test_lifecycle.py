@@ -82,9 +82,9 @@ def test_resigning_a_game_of_two_ends_it_at_once_and_the_other_player_wins(
     assert view["result"]["winners"] == [0] and view["result"]["forfeits"] == [1]
     assert view["result"]["ranks"] == [1, 2] and view["result"]["decided_by"] == "forfeit"
     assert view["seats"][1]["forfeited"] and not view["seats"][0]["forfeited"]
-    error_of(http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(bob)), 403, "forbidden")
+    error_of(http.post(f"/api/games/{game}/resign", json={"seat": 1}, headers=bearer(bob)), 409, "game_over")
     record = http.get(f"/api/games/{game}/record").json()
-    assert record["seats"] == ["human:Ann", "easy"]  # no takeover: the weakest level took the seat
+    assert record["seats"] == ["human:Ann", "human:Bob"]  # no bot played: the resigner keeps their name
     assert record["moves"] == [] and record["result"]["forfeits"] == [1]
     replayed = http.post("/api/replay", json={"record": record, "at": 0}).json()
     assert replayed["view"]["status"] == "over" and replayed["view"]["result"]["winners"] == [0]

@@ -416,33 +416,33 @@ class Store:
     def resign(
         self, game_id: str, seat: int, token_hash: bytes, level: str, now: float, result: dict[str, Any]
     ) -> str | None:
-        """Hand a running game's ``seat`` held by ``token_hash`` to a bot of ``level``, its
-        player forfeiting at ``now``. A game of 2 players, or one where no person holds a
-        seat any more, ends there: ``over`` with ``result`` (the service's, with this
-        forfeit). Returns the game's status after, or ``None`` if the token did not hold the
-        seat of a running game."""
+        """Record that the player of a running game's ``seat`` held by ``token_hash`` forfeits
+        at ``now``. A game of 2 players, or one where no other person plays a seat, ends there:
+        ``over`` with ``result`` (the service's, with this forfeit), the seat still the
+        person's (their name on the end screen, their view of it). Otherwise a bot of
+        ``level`` plays the seat from now on. Returns the game's status after, or ``None`` if
+        the token did not hold the seat of a running game."""
         with self._session.begin() as s:
             running = select(GameRow.id).where(GameRow.id == game_id, GameRow.status == PLAYING)
-            done = s.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.game_id == game_id,
-                    SeatRow.seat == seat,
-                    SeatRow.token_hash == token_hash,
-                    SeatRow.game_id.in_(running.scalar_subquery()),
-                )
-                .values(kind="bot", level=level, name=f"Bot ({level})", token_hash=None, forfeited_at=now)
+            theirs = and_(
+                SeatRow.game_id == game_id,
+                SeatRow.seat == seat,
+                SeatRow.token_hash == token_hash,
+                SeatRow.forfeited_at.is_(None),
+                SeatRow.game_id.in_(running.scalar_subquery()),
             )
+            done = s.execute(update(SeatRow).where(theirs).values(forfeited_at=now))
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 return None
-            seats = s.execute(
-                select(SeatRow.kind, SeatRow.token_hash).where(SeatRow.game_id == game_id)
-            ).all()
-            people = sum(1 for kind, held in seats if kind == "human" and held is not None)
-            ends = len(seats) == 2 or not people
+            ends = _nobody_plays_on(s, game_id)
             values: dict[str, Any] = {"last_activity": now}
             if ends:
                 values.update(status=OVER, result=result, finished_at=now, deadline=None)
+            else:
+                bot = {"kind": "bot", "level": level, "name": f"Bot ({level})", "token_hash": None}
+                s.execute(
+                    update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat).values(**bot)
+                )
             s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
             return OVER if ends else PLAYING
 
@@ -902,6 +902,15 @@ def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
         "actor": action.actor,
         "created_at": action.created_at,
     }
+
+
+def _nobody_plays_on(s: Session, game_id: str) -> bool:
+    """Whether a forfeit ends ``game_id``: a game of 2 players, or no other person playing."""
+    seats = s.execute(
+        select(SeatRow.kind, SeatRow.token_hash, SeatRow.forfeited_at).where(SeatRow.game_id == game_id)
+    ).all()
+    people = [kind for kind, held, gone in seats if kind == "human" and held is not None and gone is None]
+    return len(seats) == 2 or not people
 
 
 def _seat(r: SeatRow) -> SeatData:
