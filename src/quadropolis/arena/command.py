@@ -160,6 +160,13 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
         help="join this Ray cluster (e.g. auto or ray://host:10001) instead of starting a local Ray; "
         "its nodes need quadropolis installed",
     )
+    _add_output_options(a)
+    a.set_defaults(func=cmd_arena)
+    return a
+
+
+def _add_output_options(a: argparse.ArgumentParser) -> None:
+    """Where the results go (saved, drawn), the variants, and rating saved arenas."""
     a.add_argument(
         "--out",
         metavar="FILE",
@@ -180,8 +187,6 @@ def add_arena_command(sub: argparse._SubParsersAction[Any]) -> argparse.Argument
         help="play nothing: rate every bot of these saved arenas (--out FILE.json) on one "
         "Bradley-Terry scale, e.g. a ladder measured pair by pair",
     )
-    a.set_defaults(func=cmd_arena)
-    return a
 
 
 def _read_saved(path: str) -> Any:
