@@ -10,7 +10,6 @@ written as the attacker, against a real server process on SQLite and on PostgreS
 
 from __future__ import annotations
 
-import contextlib
 import json
 import secrets
 import time
@@ -20,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, hotseat
+from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, hotseat, logged_in
 from sqlalchemy import text
 from websockets.sync.client import connect
 
@@ -52,15 +51,6 @@ def clocks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def account(server: Server) -> Iterator[httpx.Client]:
-    """A browser with a fresh account logged in."""
-    with httpx.Client(base_url=server.url, timeout=30, headers=CSRF) as client:
-        r = client.post("/api/accounts", json={"username": f"u{secrets.token_hex(4)}", "password": PASSWORD})
-        assert r.status_code == 201, r.text
-        yield client
 
 
 def start_daily(client: httpx.Client) -> tuple[str, str]:
@@ -163,9 +153,9 @@ def test_a_guest_practising_never_sees_the_days_seed(server: Server) -> None:
 
 def test_the_days_games_stay_hidden_until_ones_own_is_over_or_the_day_ends(server: Server) -> None:
     with (
-        account(server) as alice,
-        account(server) as bob,
-        account(server) as mallory,
+        logged_in(server) as alice,
+        logged_in(server) as bob,
+        logged_in(server) as mallory,
         httpx.Client(base_url=server.url, timeout=30, headers=CSRF) as guest,
     ):
         alices, alice_token = start_daily(alice)

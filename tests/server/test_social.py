@@ -5,8 +5,6 @@ players, declined or joined; table chat with hostile lines refused, rate-limited
 
 from __future__ import annotations
 
-import contextlib
-import secrets
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of
+from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, logged_in
 
 from quadropolis.server.daily import day_format
 
@@ -29,15 +27,6 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     args = ("--games-per-client", "1000", *GENEROUS, "--daily-formats", "classic-2")
     with database(request.param, tmp) as url, Server(url, tmp, *args) as s:
         yield s
-
-
-@contextlib.contextmanager
-def account(server: Server) -> Iterator[httpx.Client]:
-    """A browser with a fresh account logged in."""
-    with httpx.Client(base_url=server.url, timeout=30, headers=CSRF) as client:
-        r = client.post("/api/accounts", json={"username": f"u{secrets.token_hex(4)}", "password": PASSWORD})
-        assert r.status_code == 201, r.text
-        yield client
 
 
 def guest(server: Server) -> httpx.Client:
@@ -81,7 +70,7 @@ def start_daily(client: httpx.Client) -> dict[str, Any]:
 
 def test_the_daily_challenge_ranks_each_account_once_and_guests_never(server: Server) -> None:
     today = datetime.now(UTC).date()
-    with account(server) as alice, guest(server) as anon:
+    with logged_in(server) as alice, guest(server) as anon:
         board = alice.get("/api/daily").json()
         assert board["day"] == today.isoformat() and board["today"] and board["you"] is None
         assert (board["mode"], board["players"], tuple(board["opponents"])) == day_format(
@@ -117,7 +106,7 @@ def test_the_daily_challenge_ranks_each_account_once_and_guests_never(server: Se
 
 
 def test_racing_requests_start_one_daily_game_per_account(server: Server) -> None:
-    with account(server) as bob:
+    with logged_in(server) as bob:
         with ThreadPoolExecutor(8) as pool:
             replies = list(pool.map(lambda _: bob.post("/api/daily/games", json={}), range(8)))
         codes = sorted(r.status_code for r in replies)

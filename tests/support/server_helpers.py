@@ -324,6 +324,22 @@ def insert_old_game(engine: Any, game_id: str) -> None:
         )
 
 
+#: The header every state-changing account request carries (the browser client sends it).
+BROWSER_HEADERS = {"X-Quadropolis-Client": "1"}
+#: A password every account rule accepts.
+GOOD_PASSWORD = "correct horse battery"
+
+
+@contextlib.contextmanager
+def logged_in(server: Server) -> Iterator[httpx.Client]:
+    """A browser (its own cookie jar, the client header) with a fresh account logged in."""
+    with httpx.Client(base_url=server.url, timeout=30, headers=BROWSER_HEADERS) as client:
+        body = {"username": f"u{secrets.token_hex(4)}", "password": GOOD_PASSWORD}
+        r = client.post("/api/accounts", json=body)
+        assert r.status_code == 201, r.text
+        yield client
+
+
 def hold_seats(engine: Any, account_id: int, game_id: str, seats: list[int]) -> None:
     """Make ``account_id`` the holder of ``seats`` of a stored game (``seats.account_id``), as
     an account taking them would: storage tests set up finished games this way."""

@@ -76,9 +76,10 @@ def test_a_correspondence_move_after_the_clock_ran_out(server: Server, browser: 
     clock = page.get_by_test_id("clock")
     assert "left for this move" in clock.inner_text()
     shot(page, "table-clock")
-    # No move: the day (8.6 s here) runs out and the bot plays that move for the player.
-    page.get_by_text("bot, time ran out").wait_for(timeout=30_000)
-    assert history(server, game)[0]["by"] == "clock"
+    # No move: the day (8.6 s here) runs out and the bot plays that turn for the player (its
+    # take and its build: two lines of the log).
+    page.get_by_text("bot, time ran out").first.wait_for(timeout=30_000)
+    assert [m["by"] for m in history(server, game)[:2]] == ["clock", "clock"]
     # The player keeps the seat: their next move is theirs, with a fresh day on the clock.
     page.wait_for_selector('main[data-acting="true"]', timeout=30_000)
     assert "left for this move" in clock.inner_text()
