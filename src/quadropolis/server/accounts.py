@@ -275,7 +275,7 @@ class AccountService:
 
     async def seats(self, account: AccountData, game_id: str) -> list[int]:
         """The seats of ``game_id`` the account holds now (``not_found`` if no such game)."""
-        return self.games.account_seats(await self.games.game(game_id), account.id)
+        return (await self.games.game(game_id)).seats_of_account(account.id)
 
     @staticmethod
     def proof(account: AccountData) -> AccountProof:

@@ -285,7 +285,7 @@ async def join(game_id: str, seat: int, request: Request, account: Account, serv
 async def game_view(game_id: str, account: Account, service: Service) -> dict[str, Any]:
     """The game as the account's seats see it (a spectator's view if it holds none)."""
     game = await service.games.game(game_id)
-    seats = service.games.account_seats(game, account.id)
+    seats = game.seats_of_account(account.id)
     if not seats:  # a spectator's view: only of a game the account may watch (.daily)
         await service.games.check_watch(game_id, partial(_id_of, account))
     return service.games.view(game, dict.fromkeys(seats, service.proof(account)))

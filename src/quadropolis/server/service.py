@@ -600,7 +600,7 @@ class GameService:
         the seat is a person's and the credential is its token or its account). Seats reach
         this process through the broker; only an open seat is read again (it may have been
         claimed in another process just now), so wrong credentials cost no database read."""
-        proof = credential if isinstance(credential, AccountProof) else hash_token(credential)
+        proof = _proof(credential)
         if game.held_by(seat, proof):
             return
         if 0 <= seat < len(game.seats) and game.seats[seat].token_hash is None:
@@ -609,10 +609,6 @@ class GameService:
                 return
         held = "your account does not" if isinstance(credential, AccountProof) else "this token does not"
         raise Forbidden(f"{held} hold seat {seat}")
-
-    def account_seats(self, game: LiveGame, account: int) -> list[int]:
-        """The seats of ``game`` that ``account`` holds now (a person plays them)."""
-        return game.seats_of_account(account)
 
     async def _check_version(self, game: LiveGame, version: int) -> None:
         if version > game.version:  # another process may be ahead of this one
@@ -1038,14 +1034,17 @@ class GameService:
             del self._record_reviews[next(iter(self._record_reviews))]
 
 
+def _proof(credential: Credential) -> bytes | AccountProof:
+    """What :meth:`LiveGame.held_by` compares: a token's SHA-256, or the account itself."""
+    return credential if isinstance(credential, AccountProof) else hash_token(credential)
+
+
 def still_held(game: LiveGame, credentials: Mapping[int, Credential]) -> frozenset[int]:
     """Of the seats a client proved (seat -> token or account), those its credential still
     holds (:meth:`LiveGame.held_by`): a seat left (open again, or taken by someone else since)
     or resigned (now a bot's) is no longer the client's to play or to see as its own."""
     return frozenset(
-        seat
-        for seat, credential in credentials.items()
-        if game.held_by(seat, credential if isinstance(credential, AccountProof) else hash_token(credential))
+        seat for seat, credential in credentials.items() if game.held_by(seat, _proof(credential))
     )
 
 
