@@ -9,11 +9,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import GENEROUS, Client, Server, bearer, database, error_of
+from server_helpers import GENEROUS, Client, Server, bearer, database, error_of, fresh_postgres, redis_url
 
 CSRF = {"X-Quadropolis-Client": "1"}
 PASSWORD = "correct horse battery"
@@ -219,3 +220,55 @@ def play_to_end(client: httpx.Client, game: str) -> dict[str, Any]:
         body = {"seat": view["to_move"], "version": view["version"], "move": view["legal_moves"][0]}
         r = client.post(f"/api/me/games/{game}/moves", json=body)
         assert r.status_code in (200, 409), r.text
+
+
+def refused_everywhere(server: Server, cookies: httpx.Cookies, game: str, token: str) -> None:
+    """The leaver of seat 1 (its session ``cookies``, its old ``token``) through ``server``:
+    a spectator's view, and moves refused by session and by token."""
+    with httpx.Client(base_url=server.url, timeout=30, headers=CSRF, cookies=cookies) as c:
+        view = c.get(f"/api/me/games/{game}").json()
+        assert view["status"] == "playing" and view.get("you", []) == []
+        body = {"seat": 1, "version": view["version"], "move": "1T1"}
+        error_of(c.post(f"/api/me/games/{game}/moves", json=body), 403, "forbidden")
+        error_of(c.post(f"/api/games/{game}/moves", json=body, headers=bearer(token)), 403, "forbidden")
+
+
+def test_a_leaver_cannot_play_the_seat_through_another_server_process(tmp_path: Path) -> None:
+    # Two processes share the games (PostgreSQL, Redis): the leaver leaves through one and
+    # tries the seat, once another account took it, through both.
+    with fresh_postgres() as url:
+        one = Server(url, tmp_path, *GENEROUS, redis=redis_url()).launch()
+        two = Server(url, tmp_path, *GENEROUS, redis=redis_url()).launch()
+        try:
+            one.wait_ready()
+            two.wait_ready()
+            leaver, taker = browser(one)[0], browser(two)[0]
+            host = httpx.Client(base_url=one.url, timeout=30, headers=CSRF)
+            with closing(leaver), closing(taker), closing(host):
+                game = host.post("/api/games", json={"players": 3, "name": "Host"}).json()["game"]
+                token = leaver.post(f"/api/me/games/{game}/seats/1").json()["token"]
+                assert leaver.post(
+                    f"/api/games/{game}/leave", json={"seat": 1}, headers=bearer(token)
+                ).is_success
+                assert taker.post(f"/api/me/games/{game}/seats/1").status_code == 200
+                third = httpx.post(f"{two.url}/api/games/{game}/seats/2", json={"name": "Third"}, timeout=15)
+                assert third.status_code == 200, third.text
+                for server in (one, two):
+                    with httpx.Client(
+                        base_url=server.url, timeout=30, headers=CSRF, cookies=leaver.cookies
+                    ) as c:
+                        view = c.get(f"/api/me/games/{game}").json()
+                        assert view["status"] == "playing" and view.get("you", []) == []
+                        body = {"seat": 1, "version": view["version"], "move": "1T1"}
+                        error_of(c.post(f"/api/me/games/{game}/moves", json=body), 403, "forbidden")
+                        error_of(
+                            c.post(f"/api/games/{game}/moves", json=body, headers=bearer(token)),
+                            403,
+                            "forbidden",
+                        )
+                assert taker.get(f"/api/me/games/{game}").json()["you"] == [1]
+        finally:
+            one.stop()
+            two.stop()
+    for server in (one, two):
+        no_traceback(server)
