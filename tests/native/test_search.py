@@ -1,4 +1,4 @@
-"""The search on the compiled engine (native/src/search.cpp, policy.cpp): the same search as
+"""The search on the compiled engine (native/src/bots/search.cpp, policy.cpp): the same search as
 bots.mcts (for a seed, the very visit counts and root statistics of the Python search), legal
 and deterministic moves in every mode and player count, the ``engine=`` option, and the
 binding's refusals of bad input."""

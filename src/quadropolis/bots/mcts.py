@@ -38,7 +38,7 @@
   exactly the moves the terminal (two processes) plays.
 * **Two implementations, one search.** With the compiled engine selected
   (:func:`quadropolis.engine.current`) or pinned (``engine="native"``), each tree is searched
-  in C++ (``native/src/search.cpp``, docs/native.md): the same algorithm, options, prior and
+  in C++ (``native/src/bots/search.cpp``, docs/native.md): the same algorithm, options, prior and
   random draws, so for a seed it returns the very visit counts this module's Python search
   returns (tested), 23 to 36 times faster (README, "Performance"); its trees run in threads
   (the search releases the GIL). ``engine="python"`` pins this module's search on the
