@@ -27,6 +27,7 @@ from quadropolis.bots import (
     GreedyBot,
     MCTSBot,
     RandomBot,
+    SearchOptions,
     bot_rng,
     determinize,
     make_bot,
@@ -252,7 +253,7 @@ def test_levels_are_named_and_built() -> None:
     level = SEARCH_LEVELS["hard"]
     assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations
     assert hard.trees == level.trees == 2 and hard.workers == level.workers
-    assert hard.seconds == level.seconds and hard.params["horizon"] == level.horizon
+    assert hard.seconds == level.seconds and hard.options.horizon == level.horizon
     one = make_bot("hard", workers=1)
     assert isinstance(one, MCTSBot) and one.workers == 1 and one.trees == level.trees
     assert isinstance(make_bot("medium"), MCTSBot) and make_bot("easy").name == "easy"
@@ -286,15 +287,17 @@ def test_trees_give_the_same_moves_in_one_process_or_two(mode: Mode) -> None:
     # The arena and the server search a level's trees one after another; the terminal in
     # two processes: a game between them must not depend on which.
     cfg = GameConfig(mode=mode, players=2, seed=31)
-    serial = MCTSBot(iterations=60, trees=2, workers=1, horizon=4)
-    parallel = MCTSBot(iterations=60, trees=2, workers=2, horizon=4)
+    serial = MCTSBot(iterations=60, trees=2, workers=1, options=SearchOptions(horizon=4))
+    parallel = MCTSBot(iterations=60, trees=2, workers=2, options=SearchOptions(horizon=4))
     try:
         a = play_match(cfg, [serial, make_bot("greedy")])
         b = play_match(cfg, [parallel, make_bot("greedy")])
     finally:
         parallel.close()
     assert a.moves == b.moves and a.outcome.totals == b.outcome.totals
-    single = play_match(cfg, [MCTSBot(iterations=60, trees=1, horizon=4), make_bot("greedy")])
+    single = play_match(
+        cfg, [MCTSBot(iterations=60, trees=1, options=SearchOptions(horizon=4)), make_bot("greedy")]
+    )
     assert single.moves != a.moves  # two trees of 30 are another bot than one of 60
 
 
@@ -310,28 +313,28 @@ def test_greedy_prior_and_progressive_bias() -> None:
     assert GreedyBot().choose(obs, random.Random(1)) in best
     assert any(v < 0 for v in prior.values())
     # A bias far above the rewards' scale makes a small search follow the prior.
-    biased = MCTSBot(iterations=40, bias=100.0, horizon=2)
+    biased = MCTSBot(iterations=40, options=SearchOptions(bias=100.0, horizon=2))
     assert biased.choose(obs, random.Random(2)) in best
-    assert make_bot("hard:bias=2").bias == 2.0  # type: ignore[attr-defined]
+    assert make_bot("hard:bias=2").options.bias == 2.0  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match="bias must be at most 100"):
         make_bot("mcts:bias=101")
 
 
 def test_horizon_and_credit_options() -> None:
-    assert make_bot("mcts").params["horizon"] is None  # type: ignore[attr-defined]
-    assert make_bot("hard").params["horizon"] == SEARCH_LEVELS["hard"].horizon  # type: ignore[attr-defined]
+    assert make_bot("mcts").options.horizon is None  # type: ignore[attr-defined]
+    assert make_bot("hard").options.horizon == SEARCH_LEVELS["hard"].horizon  # type: ignore[attr-defined]
     bot = make_bot("mcts:horizon=0,credit=0")
-    assert isinstance(bot, MCTSBot) and bot.params["horizon"] == 0 and bot.params["credit"] == 0.0
-    assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]
+    assert isinstance(bot, MCTSBot) and bot.options.horizon == 0 and bot.options.credit == 0.0
+    assert make_bot("medium:horizon=8").options.horizon == 8  # type: ignore[attr-defined]
 
 
 def test_levels_greed_and_options_override_it() -> None:
     level = SEARCH_LEVELS["hard"]
     assert level.greed > 0 and f"the prior's best {level.greed:.0%} of the time" in describe(level)
     hard = make_bot("hard")
-    assert isinstance(hard, MCTSBot) and hard.params["greed"] == level.greed
-    assert make_bot("hard:greed=0").params["greed"] == 0.0  # type: ignore[attr-defined]
-    assert make_bot("mcts").params["greed"] == 0.0  # type: ignore[attr-defined]
+    assert isinstance(hard, MCTSBot) and hard.options.greed == level.greed
+    assert make_bot("hard:greed=0").options.greed == 0.0  # type: ignore[attr-defined]
+    assert make_bot("mcts").options.greed == 0.0  # type: ignore[attr-defined]
     assert SEARCH_LEVELS["medium"].greed == 0.0 and "prior's best" not in describe(SEARCH_LEVELS["medium"])
 
 
@@ -348,15 +351,15 @@ def test_greedy_rollout_takes_the_best_building_by_the_prior() -> None:
     # Without greed the takes are drawn: over a few draws, not always the best one.
     drawn = {policy.rollout_move(state, random.Random(k), epsilon=0.0) for k in range(20)}
     assert len(drawn) > 1 and drawn <= set(moves)
-    assert make_bot("mcts:greed=0.5").params["greed"] == 0.5  # type: ignore[attr-defined]
+    assert make_bot("mcts:greed=0.5").options.greed == 0.5  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match="greed must be at most 1"):
         make_bot("mcts:greed=1.5")
 
 
 def test_fed_option_and_levels() -> None:
-    assert make_bot("mcts").params["fed"] == 0.0  # type: ignore[attr-defined]
-    assert make_bot("mcts:fed=0.5").params["fed"] == 0.5  # type: ignore[attr-defined]
-    assert make_bot("hard:fed=0.25").params["fed"] == 0.25  # type: ignore[attr-defined]
+    assert make_bot("mcts").options.fed == 0.0  # type: ignore[attr-defined]
+    assert make_bot("mcts:fed=0.5").options.fed == 0.5  # type: ignore[attr-defined]
+    assert make_bot("hard:fed=0.25").options.fed == 0.25  # type: ignore[attr-defined]
 
 
 def test_leaf_value_blends_the_score_now_with_the_fed_score() -> None:
@@ -387,7 +390,7 @@ def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: objec
         return real(s, credit, fed)
 
     monkeypatch.setattr(mcts, "reward", spy)
-    mcts.search(observe(state), 7, 40, None, engine="python", **params)  # type: ignore[arg-type]
+    mcts.search(observe(state), 7, 40, None, SearchOptions(**params), engine="python")  # type: ignore[arg-type]
     assert len(seen) == 40
     return seen
 
