@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import gc
 import math
 import random
+from concurrent.futures import Executor
+from dataclasses import FrozenInstanceError, fields
+from pathlib import Path
 
 import pytest
 from helpers import game, pending
 
+import quadropolis
 from quadropolis import (
     Building,
     BuildingType,
@@ -24,6 +30,7 @@ from quadropolis.bots import (
     LEVEL_DETAILS,
     LEVELS,
     SEARCH_LEVELS,
+    TUNING_CAPS,
     GreedyBot,
     MCTSBot,
     RandomBot,
@@ -41,6 +48,7 @@ from quadropolis.bots.levels import describe
 from quadropolis.bots.mcts import greedy_prior
 from quadropolis.bots.policy import harbor_gain, office_gain, ordered_moves, placement_value
 from quadropolis.city import GEOMETRY
+from quadropolis.engine import pinned
 from quadropolis.moves import Build, Take
 from quadropolis.outcome import fed_score, projected_score
 from quadropolis.rules import apply_unchecked
@@ -326,6 +334,66 @@ def test_horizon_and_credit_options() -> None:
     bot = make_bot("mcts:horizon=0,credit=0")
     assert isinstance(bot, MCTSBot) and bot.options.horizon == 0 and bot.options.credit == 0.0
     assert make_bot("medium:horizon=8").options.horizon == 8  # type: ignore[attr-defined]
+
+
+def test_one_search_options_value_holds_the_tuning() -> None:
+    # The spec's tuning keys, capped, are the fields of SearchOptions (horizon: a budget).
+    assert {f.name for f in fields(SearchOptions)} == {*TUNING_CAPS, "horizon"}
+    bot = make_bot("mcts:c=0.9,pw_c=3,pw_alpha=0.6,horizon=5,credit=0.5,bias=1,fed=0.2,greed=0.3")
+    assert isinstance(bot, MCTSBot)
+    assert bot.options == SearchOptions(
+        c=0.9, pw_c=3.0, pw_alpha=0.6, horizon=5, credit=0.5, bias=1.0, fed=0.2, greed=0.3
+    )
+    assert make_bot("mcts").options == SearchOptions()  # type: ignore[attr-defined]
+    with pytest.raises(FrozenInstanceError):
+        bot.options.c = 1.0  # type: ignore[misc]
+
+
+def test_the_worker_pool_is_shut_down_by_close_a_with_block_or_collection() -> None:
+    obs = observe(game(Mode.CLASSIC, 2, seed=5))
+    # Native trees run in threads (cheap to start); without the extension, processes.
+    try:
+        engine = "native" if pinned("native") is not None else "python"
+    except ConfigError:
+        engine = "python"
+
+    def pool_of(bot: MCTSBot) -> Executor:
+        bot.choose(obs, random.Random(0))
+        assert bot._pool is not None
+        return bot._pool
+
+    def shut(pool: Executor) -> bool:
+        try:
+            pool.submit(int).result()
+        except RuntimeError:  # "cannot schedule new futures after shutdown"
+            return True
+        return False
+
+    def new_bot() -> MCTSBot:
+        return MCTSBot(iterations=8, trees=2, workers=2, options=SearchOptions(horizon=1), engine=engine)
+
+    bot = new_bot()
+    pool = pool_of(bot)
+    assert not shut(pool)
+    bot.close()
+    assert shut(pool) and bot._pool is None
+    bot.close()  # twice: nothing left to do
+    with new_bot() as held:
+        pool = pool_of(held)
+    assert shut(pool)
+    pool = pool_of(new_bot())
+    gc.collect()
+    assert shut(pool)
+
+
+def test_no_class_of_the_package_has_a_finaliser_method() -> None:
+    # __del__ runs at an unknown time, possibly at interpreter exit with modules half gone:
+    # resources are released by close(), context managers or weakref.finalize instead.
+    package = Path(quadropolis.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        assert "__del__" not in names, path
 
 
 def test_levels_greed_and_options_override_it() -> None:
