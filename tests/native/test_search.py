@@ -10,7 +10,7 @@ import random
 import subprocess
 import sys
 import time
-from dataclasses import asdict, replace
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ from quadropolis import _native as nat
 from quadropolis.bots import MCTSBot, SearchOptions, make_bot, observe, play_match, search
 from quadropolis.errors import ConfigError, QuadropolisError
 from quadropolis.moves import Move
-from quadropolis.native import search_native, to_native
+from quadropolis.native import SearchTuning, search_native, to_native
 from quadropolis.outcome import outcome
 from quadropolis.playout import random_game
 from quadropolis.rules import apply_unchecked, legal_moves
@@ -68,6 +68,12 @@ def test_native_search_is_the_python_search(mode: Mode, players: int) -> None:
         assert nat_stats.keys() == py_stats.keys()
         for move, (visits, wins, value, margin) in py_stats.items():
             assert nat_stats[move] == pytest.approx([visits, wins, value, margin], rel=1e-12, abs=1e-9)
+
+
+def test_the_native_call_reads_every_field_of_search_options() -> None:
+    # quadropolis.native (core) cannot import the bots: its protocol names SearchOptions's fields.
+    read = {name for name in vars(SearchTuning) if not name.startswith("_")}
+    assert read == {f.name for f in fields(SearchOptions)}
 
 
 @pytest.mark.parametrize(("mode", "players"), CASES)
