@@ -125,3 +125,12 @@ def test_the_bots_live_apart_from_the_rules() -> None:
         assert not (NATIVE / "src" / f"{name}.cpp").exists()
     bots = {item.partition(": ")[2] for row in ROWS for item in row[1] if item.startswith("src/bots/")}
     assert {"greedy_values", "rollout_move", "search"} <= bots
+
+
+def test_the_table_generator_reads_only_public_names() -> None:
+    """native/gen_tables.py reads the package's data through public names: a private name
+    could be renamed or dropped by its module without anyone knowing the engine depends on it."""
+    tree = ast.parse((NATIVE / "gen_tables.py").read_text(encoding="utf-8"))
+    imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
+    assert "TILE_GAIN" in imported and "SYNERGY_TABLE" in imported
+    assert not [name for name in imported if name.startswith("_")]
