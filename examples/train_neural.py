@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from quadropolis import native
-from quadropolis.bots import GreedyBot, bot_rng, observe
+from quadropolis.bots import GreedyBot, SearchOptions, bot_rng, observe
 from quadropolis.config import GameConfig
 from quadropolis.moves import MOVES, move_number
 from quadropolis.rules import apply_unchecked, new_game
@@ -48,10 +48,10 @@ from quadropolis.tiles import Mode
 NUM_ACTIONS = len(MOVES)
 
 
-def teacher_options() -> native.SearchOptions:
+def teacher_options() -> SearchOptions:
     """The teacher's tuning, as the shipped network was trained: horizon 6, credit 1, no bias,
     uniform rollout takes (the difficulty levels have since taken ``greed=0.5``)."""
-    return native.SearchOptions(c=0.7, pw_c=2.0, pw_alpha=0.5, horizon=6, credit=1.0, bias=0.0)
+    return SearchOptions(c=0.7, pw_c=2.0, pw_alpha=0.5, horizon=6, credit=1.0, bias=0.0)
 
 
 def play_game(mode: Mode, seed: int, teacher_seat: int, iterations: int) -> dict[str, Any]:

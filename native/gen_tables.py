@@ -10,12 +10,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from quadropolis.bots.policy import _SYN, _TILE_GAIN as _PRIOR_TILE_GAIN
+from quadropolis.bots.policy import PRIOR_TILE_GAIN, SYNERGY_TABLE
 from quadropolis.buildings import BuildingType
-from quadropolis.city import _FLOORS_BY_TYPE, _VP_BY_TYPE, GEOMETRY, RESOURCE_MAX
+from quadropolis.city import FLOORS_BY_TYPE, GEOMETRY, PRINTED_VP_BY_TYPE, RESOURCE_MAX
 from quadropolis.moves import DISCARD, move_number
 from quadropolis.phases import OVER, PLACE, TAKE
-from quadropolis.rules import _TILE_GAIN
+from quadropolis.rules import TILE_GAIN
 from quadropolis.scoring import CATEGORIES
 from quadropolis.scoring_groups import K2
 from quadropolis.scoring_tables import (
@@ -32,7 +32,7 @@ from quadropolis.scoring_tables import (
     USES_INHABITANT,
 )
 from quadropolis.site import BLOCKED_SLOTS, DESIGNATED, SQUARES
-from quadropolis.state import _ROUND_IDS, TURNS_PER_ROUND
+from quadropolis.state import ROUND_TILE_IDS, TURNS_PER_ROUND
 from quadropolis.tiles import ROUNDS, TILES, Mode
 
 MODES = (Mode.CLASSIC, Mode.EXPERT)  # index 0 and 1, as the native `mode` field
@@ -49,10 +49,10 @@ def flat(rows: list[list[int]]) -> list[int]:
 
 def main(out: Path) -> None:
     n = len(TILES)
-    assert all(len(_ROUND_IDS[m][r]) == SQUARES for m in MODES for r in range(1, ROUNDS[m] + 1))
+    assert all(len(ROUND_TILE_IDS[m][r]) == SQUARES for m in MODES for r in range(1, ROUNDS[m] + 1))
     max_rounds = max(ROUNDS.values())
     round_ids = flat(
-        [list(_ROUND_IDS[m][r]) if r <= ROUNDS[m] else [-1] * SQUARES for m in MODES for r in range(1, max_rounds + 1)]
+        [list(ROUND_TILE_IDS[m][r]) if r <= ROUNDS[m] else [-1] * SQUARES for m in MODES for r in range(1, max_rounds + 1)]
     )
     round_of_mode = []  # bit (round - 1) + 8 * mode: tile belongs to that round of that mode
     for t in TILES:
@@ -92,7 +92,7 @@ def main(out: Path) -> None:
         array(
             "TILE_GAIN",
             "int8_t",
-            flat([[_TILE_GAIN[v][i][k] for i in range(n) for k in (0, 1)] for v in (0, 1)]),
+            flat([[TILE_GAIN[v][i][k] for i in range(n) for k in (0, 1)] for v in (0, 1)]),
             "[all_parks_absorb][tile id][0 inhabitants, 1 energy]: supplies a tile gives when built (R11)",
         ),
         array(
@@ -127,10 +127,10 @@ def main(out: Path) -> None:
         array(
             "FLOOR_LIMIT",
             "int8_t",
-            flat([list(_FLOORS_BY_TYPE[m]) for m in MODES]),
+            flat([list(FLOORS_BY_TYPE[m]) for m in MODES]),
             "[mode][type]: most floors a building may have in a city; 0: the type is not in the mode",
         ),
-        array("PRINTED_VP_MAX", "int8_t", list(_VP_BY_TYPE), "[type]: most printed VP (TILES.md)"),
+        array("PRINTED_VP_MAX", "int8_t", list(PRINTED_VP_BY_TYPE), "[type]: most printed VP (TILES.md)"),
         array("NEIGHBOURS", "int8_t", nb, "[mode][square][4]: orthogonal neighbours, -1 padded, Python's order"),
         array("NEIGHBOUR_COUNT", "int8_t", nb_count, "[mode][square]: entries of NEIGHBOURS in use"),
         array("HVALID", "uint32_t", [TABLES[m].hvalid for m in MODES], "[mode]: squares whose right neighbour is in the row"),
@@ -145,13 +145,13 @@ def main(out: Path) -> None:
         array(
             "SYNERGY",
             "int8_t",
-            flat([list(row) for row in _SYN]),
-            "[type a][type b]: the rollout prior's rough VP of a beside b (bots.policy._SYNERGY)",
+            flat([list(row) for row in SYNERGY_TABLE]),
+            "[type a][type b]: the rollout prior's rough VP of a beside b (bots.policy.SYNERGY_TABLE)",
         ),
         array(
             "PRIOR_TILE_GAIN",
             "int8_t",
-            list(_PRIOR_TILE_GAIN),
+            list(PRIOR_TILE_GAIN),
             "[tile id]: printed inhabitants + energy, as the prior counts them (bots.policy)",
         ),
         f"inline constexpr unsigned USES_ENERGY_MASK = {sum(1 << int(t) for t in USES_ENERGY)};  // bit per type\n",

@@ -26,10 +26,10 @@
 
 #include "quadropolis/fields.hpp"
 #include "quadropolis/game.hpp"
-#include "quadropolis/greedy.hpp"
+#include "quadropolis/bots/greedy.hpp"
 #include "quadropolis/random.hpp"
 #include "quadropolis/scoring.hpp"
-#include "quadropolis/search.hpp"
+#include "quadropolis/bots/search.hpp"
 
 namespace nb = nanobind;
 using namespace quadropolis;

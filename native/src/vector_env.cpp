@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "quadropolis/greedy.hpp"
+#include "quadropolis/bots/greedy.hpp"
 #include "quadropolis/scoring.hpp"
 #include "quadropolis/tables.hpp"
 

@@ -7,11 +7,11 @@
 
 #include "quadropolis/fields.hpp"
 #include "quadropolis/game.hpp"
-#include "quadropolis/greedy.hpp"
-#include "quadropolis/policy.hpp"
+#include "quadropolis/bots/greedy.hpp"
+#include "quadropolis/bots/policy.hpp"
 #include "quadropolis/random.hpp"
 #include "quadropolis/scoring.hpp"
-#include "quadropolis/search.hpp"
+#include "quadropolis/bots/search.hpp"
 
 namespace {
 

@@ -251,7 +251,7 @@ class City:
                 f"city: buildings must be a tuple of {size} squares ({mode.value} city), got {quote(bs)}"
                 + (f" of {len(bs)}" if isinstance(bs, tuple) else "")
             )
-        floors_max = _FLOORS_BY_TYPE[mode]
+        floors_max = FLOORS_BY_TYPE[mode]
         for b in bs:
             # The fast path of building_problem (which gives the message): exact classes first
             # (True == 1), then the ranges, looked up by the type's integer value.
@@ -262,7 +262,7 @@ class City:
                 or b.vp.__class__ is not int
                 or b.tree.__class__ is not bool
                 or not 1 <= b.floors <= floors_max[b.type]
-                or not 0 <= b.vp <= _VP_BY_TYPE[b.type]
+                or not 0 <= b.vp <= PRINTED_VP_BY_TYPE[b.type]
                 or (b.tree and b.type is not _PARK)
             ):
                 self._reject(b)
@@ -336,12 +336,13 @@ class City:
 _MODES: Final = {m.value: m for m in Mode}
 #: Height limits and printed VP limits by the building type's integer value (fast checks);
 #: a height limit of 0 marks a type that does not exist in the mode.
-_FLOORS_BY_TYPE: Final = {
+FLOORS_BY_TYPE: Final = {
     m: tuple(
         0 if m is Mode.CLASSIC and t in (_B.OFFICE_TOWER, _B.MONUMENT) else _FLOOR_LIMIT[m][t]
         for t in BuildingType
     )
     for m in Mode
 }
-_VP_BY_TYPE: Final = tuple(_PRINTED_VP_MAX.get(t, 0) for t in BuildingType)
+#: PRINTED_VP_BY_TYPE[type]: the most printed VP a building of that type may carry.
+PRINTED_VP_BY_TYPE: Final = tuple(_PRINTED_VP_MAX.get(t, 0) for t in BuildingType)
 _PARK: Final = _B.PARK

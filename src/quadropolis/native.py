@@ -8,7 +8,7 @@ no engine: callers choose. Standard library, core modules and ``quadropolis._nat
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, Protocol
 
 from . import _native
 from .buildings import BuildingType
@@ -256,18 +256,27 @@ def greedy_values_native(state: GameState) -> list[tuple[tuple[int, ...], Move]]
 RootMove = tuple[Move, int, float, float, float]
 
 
-class SearchOptions(NamedTuple):
-    """The tuning options of one search: :func:`quadropolis.bots.mcts.search`'s, with the same
-    meanings (``horizon`` None: the mode's default)."""
+class SearchTuning(Protocol):
+    """What :func:`search_native` reads of its options, by name: the fields of
+    :class:`quadropolis.bots.SearchOptions` (the one value the bots tune a search with; this
+    core module cannot import the bots), with the same meanings."""
 
-    c: float
-    pw_c: float
-    pw_alpha: float
-    horizon: int | None
-    credit: float
-    bias: float
-    fed: float = 0.0
-    greed: float = 0.0
+    @property
+    def c(self) -> float: ...
+    @property
+    def pw_c(self) -> float: ...
+    @property
+    def pw_alpha(self) -> float: ...
+    @property
+    def horizon(self) -> int | None: ...
+    @property
+    def credit(self) -> float: ...
+    @property
+    def bias(self) -> float: ...
+    @property
+    def fed(self) -> float: ...
+    @property
+    def greed(self) -> float: ...
 
 
 def search_native(
@@ -275,7 +284,7 @@ def search_native(
     seed: int,
     iterations: int | None,
     seconds: float | None,
-    options: SearchOptions,
+    options: SearchTuning,
 ) -> list[RootMove]:
     """One tree of :func:`quadropolis.bots.mcts.search`, searched natively (the GIL released,
     so threads can search trees in parallel): the root's children in expansion order with
@@ -284,7 +293,10 @@ def search_native(
     option out of range or a finished game (and for a ``GameState`` the native validation
     refuses)."""
     ns = to_native(state) if isinstance(state, GameState) else state
-    moves, _ = ns.search(seed, iterations, seconds, *options)
+    o = options
+    moves, _ = ns.search(
+        seed, iterations, seconds, o.c, o.pw_c, o.pw_alpha, o.horizon, o.credit, o.bias, o.fed, o.greed
+    )
     return [(MOVES[m], visits, wins, value, margin) for m, visits, wins, value, margin in moves]
 
 
@@ -315,7 +327,7 @@ __all__ = [
     "ABI",
     "MAX_LEGAL",
     "Encoding",
-    "SearchOptions",
+    "SearchTuning",
     "State",
     "VectorGames",
     "action_mask_into",

@@ -34,10 +34,10 @@ _STACKABLE: Final = {
     Mode.EXPERT: frozenset({BuildingType.TOWER_BLOCK, BuildingType.OFFICE_TOWER}),
 }
 _TILE_TYPE: Final = tuple(t.kind.type for t in TILES)
-#: _TILE_GAIN[all_parks_absorb][tile id]: (inhabitants, energy) the tile gives when built.
+#: TILE_GAIN[all_parks_absorb][tile id]: (inhabitants, energy) the tile gives when built.
 #: R11: a playground gives 1 inhabitant. In the §6 variant ``all_parks_absorb`` (the literal
 #: reading of the rulebook's single kind of park) every park absorbs and none gives anything.
-_TILE_GAIN: Final = tuple(
+TILE_GAIN: Final = tuple(
     tuple(
         (0, 0) if variant and t.kind.type is BuildingType.PARK else (t.kind.inhabitants, t.kind.energy)
         for t in TILES
@@ -50,7 +50,7 @@ _TILE_MAYOR: Final = tuple(t.kind.mayor for t in TILES)
 def tile_gain(config: GameConfig, tid: int) -> tuple[int, int]:
     """(inhabitants, energy) that tile ``tid`` gives when built in a game of ``config``
     (R11, or none for a park in the §6 variant ``all_parks_absorb``)."""
-    return _TILE_GAIN[config.all_parks_absorb][tid]
+    return TILE_GAIN[config.all_parks_absorb][tid]
 
 
 def new_game(config: GameConfig | None = None) -> GameState:
@@ -419,7 +419,7 @@ def apply_unchecked(state: GameState, move: Move) -> None:
             city[q] = TILE_BUILDING[tid]
         else:
             city[q] = Building(below.type, below.floors + 1, below.vp + TILES[tid].kind.vp, below.tree)
-        inh, en = _TILE_GAIN[state.config.all_parks_absorb][tid]  # R11, or the §6 variant
+        inh, en = TILE_GAIN[state.config.all_parks_absorb][tid]  # R11, or the §6 variant
         state.inhabitants[player] += inh
         state.energy[player] += en
         if _TILE_MAYOR[tid]:

@@ -46,7 +46,7 @@ def lay_out(config: GameConfig, rnd: int) -> tuple[list[int], int]:
 
 
 def _draw_layout(mode: Mode, players: int, seed: int, rnd: int) -> tuple[list[int], int]:
-    tiles = list(_ROUND_IDS[mode][rnd])
+    tiles = list(ROUND_TILE_IDS[mode][rnd])
     rand = random.Random(f"quadropolis/{seed}/{rnd}").random
     # Own shuffle rather than random.shuffle: one float per swap is several times faster and
     # its output is fixed by this code alone.
@@ -64,7 +64,8 @@ def _draw_layout(mode: Mode, players: int, seed: int, rnd: int) -> tuple[list[in
 _LAST_LAYOUT: list[tuple[int, Mode, int, tuple[int, ...], int] | None] = [None] * (max(ROUNDS.values()) + 1)
 
 
-_ROUND_IDS: Final = {
+#: ROUND_TILE_IDS[mode][round]: the round's 25 tile ids in manifest order.
+ROUND_TILE_IDS: Final = {
     mode: {r: tuple(t.id for t in round_tiles(mode, r)) for r in range(1, ROUNDS[mode] + 1)} for mode in Mode
 }
 _MIN_PLAYERS: Final = tuple(t.min_players for t in TILES)

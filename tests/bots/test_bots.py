@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import gc
 import math
 import random
+from concurrent.futures import Executor
+from dataclasses import FrozenInstanceError, fields
+from pathlib import Path
 
 import pytest
 from helpers import game, pending
 
+import quadropolis
 from quadropolis import (
     Building,
     BuildingType,
@@ -24,9 +30,11 @@ from quadropolis.bots import (
     LEVEL_DETAILS,
     LEVELS,
     SEARCH_LEVELS,
+    TUNING_CAPS,
     GreedyBot,
     MCTSBot,
     RandomBot,
+    SearchOptions,
     bot_rng,
     determinize,
     make_bot,
@@ -40,6 +48,7 @@ from quadropolis.bots.levels import describe
 from quadropolis.bots.mcts import greedy_prior
 from quadropolis.bots.policy import harbor_gain, office_gain, ordered_moves, placement_value
 from quadropolis.city import GEOMETRY
+from quadropolis.engine import pinned
 from quadropolis.moves import Build, Take
 from quadropolis.outcome import fed_score, projected_score
 from quadropolis.rules import apply_unchecked
@@ -252,7 +261,7 @@ def test_levels_are_named_and_built() -> None:
     level = SEARCH_LEVELS["hard"]
     assert isinstance(hard, MCTSBot) and hard.iterations == level.iterations
     assert hard.trees == level.trees == 2 and hard.workers == level.workers
-    assert hard.seconds == level.seconds and hard.params["horizon"] == level.horizon
+    assert hard.seconds == level.seconds and hard.options.horizon == level.horizon
     one = make_bot("hard", workers=1)
     assert isinstance(one, MCTSBot) and one.workers == 1 and one.trees == level.trees
     assert isinstance(make_bot("medium"), MCTSBot) and make_bot("easy").name == "easy"
@@ -286,15 +295,17 @@ def test_trees_give_the_same_moves_in_one_process_or_two(mode: Mode) -> None:
     # The arena and the server search a level's trees one after another; the terminal in
     # two processes: a game between them must not depend on which.
     cfg = GameConfig(mode=mode, players=2, seed=31)
-    serial = MCTSBot(iterations=60, trees=2, workers=1, horizon=4)
-    parallel = MCTSBot(iterations=60, trees=2, workers=2, horizon=4)
+    serial = MCTSBot(iterations=60, trees=2, workers=1, options=SearchOptions(horizon=4))
+    parallel = MCTSBot(iterations=60, trees=2, workers=2, options=SearchOptions(horizon=4))
     try:
         a = play_match(cfg, [serial, make_bot("greedy")])
         b = play_match(cfg, [parallel, make_bot("greedy")])
     finally:
         parallel.close()
     assert a.moves == b.moves and a.outcome.totals == b.outcome.totals
-    single = play_match(cfg, [MCTSBot(iterations=60, trees=1, horizon=4), make_bot("greedy")])
+    single = play_match(
+        cfg, [MCTSBot(iterations=60, trees=1, options=SearchOptions(horizon=4)), make_bot("greedy")]
+    )
     assert single.moves != a.moves  # two trees of 30 are another bot than one of 60
 
 
@@ -310,28 +321,88 @@ def test_greedy_prior_and_progressive_bias() -> None:
     assert GreedyBot().choose(obs, random.Random(1)) in best
     assert any(v < 0 for v in prior.values())
     # A bias far above the rewards' scale makes a small search follow the prior.
-    biased = MCTSBot(iterations=40, bias=100.0, horizon=2)
+    biased = MCTSBot(iterations=40, options=SearchOptions(bias=100.0, horizon=2))
     assert biased.choose(obs, random.Random(2)) in best
-    assert make_bot("hard:bias=2").bias == 2.0  # type: ignore[attr-defined]
+    assert make_bot("hard:bias=2").options.bias == 2.0  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match="bias must be at most 100"):
         make_bot("mcts:bias=101")
 
 
 def test_horizon_and_credit_options() -> None:
-    assert make_bot("mcts").params["horizon"] is None  # type: ignore[attr-defined]
-    assert make_bot("hard").params["horizon"] == SEARCH_LEVELS["hard"].horizon  # type: ignore[attr-defined]
+    assert make_bot("mcts").options.horizon is None  # type: ignore[attr-defined]
+    assert make_bot("hard").options.horizon == SEARCH_LEVELS["hard"].horizon  # type: ignore[attr-defined]
     bot = make_bot("mcts:horizon=0,credit=0")
-    assert isinstance(bot, MCTSBot) and bot.params["horizon"] == 0 and bot.params["credit"] == 0.0
-    assert make_bot("medium:horizon=8").params["horizon"] == 8  # type: ignore[attr-defined]
+    assert isinstance(bot, MCTSBot) and bot.options.horizon == 0 and bot.options.credit == 0.0
+    assert make_bot("medium:horizon=8").options.horizon == 8  # type: ignore[attr-defined]
+
+
+def test_one_search_options_value_holds_the_tuning() -> None:
+    # The spec's tuning keys, capped, are the fields of SearchOptions (horizon: a budget).
+    assert {f.name for f in fields(SearchOptions)} == {*TUNING_CAPS, "horizon"}
+    bot = make_bot("mcts:c=0.9,pw_c=3,pw_alpha=0.6,horizon=5,credit=0.5,bias=1,fed=0.2,greed=0.3")
+    assert isinstance(bot, MCTSBot)
+    assert bot.options == SearchOptions(
+        c=0.9, pw_c=3.0, pw_alpha=0.6, horizon=5, credit=0.5, bias=1.0, fed=0.2, greed=0.3
+    )
+    assert make_bot("mcts").options == SearchOptions()  # type: ignore[attr-defined]
+    with pytest.raises(FrozenInstanceError):
+        bot.options.c = 1.0  # type: ignore[misc]
+
+
+def test_the_worker_pool_is_shut_down_by_close_a_with_block_or_collection() -> None:
+    obs = observe(game(Mode.CLASSIC, 2, seed=5))
+    # Native trees run in threads (cheap to start); without the extension, processes.
+    try:
+        engine = "native" if pinned("native") is not None else "python"
+    except ConfigError:
+        engine = "python"
+
+    def pool_of(bot: MCTSBot) -> Executor:
+        bot.choose(obs, random.Random(0))
+        assert bot._pool is not None
+        return bot._pool
+
+    def shut(pool: Executor) -> bool:
+        try:
+            pool.submit(int).result()
+        except RuntimeError:  # "cannot schedule new futures after shutdown"
+            return True
+        return False
+
+    def new_bot() -> MCTSBot:
+        return MCTSBot(iterations=8, trees=2, workers=2, options=SearchOptions(horizon=1), engine=engine)
+
+    bot = new_bot()
+    pool = pool_of(bot)
+    assert not shut(pool)
+    bot.close()
+    assert shut(pool) and bot._pool is None
+    bot.close()  # twice: nothing left to do
+    with new_bot() as held:
+        pool = pool_of(held)
+    assert shut(pool)
+    pool = pool_of(new_bot())
+    gc.collect()
+    assert shut(pool)
+
+
+def test_no_class_of_the_package_has_a_finaliser_method() -> None:
+    # __del__ runs at an unknown time, possibly at interpreter exit with modules half gone:
+    # resources are released by close(), context managers or weakref.finalize instead.
+    package = Path(quadropolis.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        assert "__del__" not in names, path
 
 
 def test_levels_greed_and_options_override_it() -> None:
     level = SEARCH_LEVELS["hard"]
     assert level.greed > 0 and f"the prior's best {level.greed:.0%} of the time" in describe(level)
     hard = make_bot("hard")
-    assert isinstance(hard, MCTSBot) and hard.params["greed"] == level.greed
-    assert make_bot("hard:greed=0").params["greed"] == 0.0  # type: ignore[attr-defined]
-    assert make_bot("mcts").params["greed"] == 0.0  # type: ignore[attr-defined]
+    assert isinstance(hard, MCTSBot) and hard.options.greed == level.greed
+    assert make_bot("hard:greed=0").options.greed == 0.0  # type: ignore[attr-defined]
+    assert make_bot("mcts").options.greed == 0.0  # type: ignore[attr-defined]
     assert SEARCH_LEVELS["medium"].greed == 0.0 and "prior's best" not in describe(SEARCH_LEVELS["medium"])
 
 
@@ -348,15 +419,15 @@ def test_greedy_rollout_takes_the_best_building_by_the_prior() -> None:
     # Without greed the takes are drawn: over a few draws, not always the best one.
     drawn = {policy.rollout_move(state, random.Random(k), epsilon=0.0) for k in range(20)}
     assert len(drawn) > 1 and drawn <= set(moves)
-    assert make_bot("mcts:greed=0.5").params["greed"] == 0.5  # type: ignore[attr-defined]
+    assert make_bot("mcts:greed=0.5").options.greed == 0.5  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match="greed must be at most 1"):
         make_bot("mcts:greed=1.5")
 
 
 def test_fed_option_and_levels() -> None:
-    assert make_bot("mcts").params["fed"] == 0.0  # type: ignore[attr-defined]
-    assert make_bot("mcts:fed=0.5").params["fed"] == 0.5  # type: ignore[attr-defined]
-    assert make_bot("hard:fed=0.25").params["fed"] == 0.25  # type: ignore[attr-defined]
+    assert make_bot("mcts").options.fed == 0.0  # type: ignore[attr-defined]
+    assert make_bot("mcts:fed=0.5").options.fed == 0.5  # type: ignore[attr-defined]
+    assert make_bot("hard:fed=0.25").options.fed == 0.25  # type: ignore[attr-defined]
 
 
 def test_leaf_value_blends_the_score_now_with_the_fed_score() -> None:
@@ -387,7 +458,7 @@ def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: objec
         return real(s, credit, fed)
 
     monkeypatch.setattr(mcts, "reward", spy)
-    mcts.search(observe(state), 7, 40, None, engine="python", **params)  # type: ignore[arg-type]
+    mcts.search(observe(state), 7, 40, None, SearchOptions(**params), engine="python")  # type: ignore[arg-type]
     assert len(seen) == 40
     return seen
 

@@ -1,4 +1,4 @@
-"""The search on the compiled engine (native/src/search.cpp, policy.cpp): the same search as
+"""The search on the compiled engine (native/src/bots/search.cpp, policy.cpp): the same search as
 bots.mcts (for a seed, the very visit counts and root statistics of the Python search), legal
 and deterministic moves in every mode and player count, the ``engine=`` option, and the
 binding's refusals of bad input."""
@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 import time
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 import pytest
@@ -17,25 +18,16 @@ from helpers import game
 
 from quadropolis import GameConfig, GameState, Mode, engine
 from quadropolis import _native as nat
-from quadropolis.bots import MCTSBot, make_bot, observe, play_match, search
+from quadropolis.bots import MCTSBot, SearchOptions, make_bot, observe, play_match, search
 from quadropolis.errors import ConfigError, QuadropolisError
 from quadropolis.moves import Move
-from quadropolis.native import SearchOptions, search_native, to_native
+from quadropolis.native import SearchTuning, search_native, to_native
 from quadropolis.outcome import outcome
 from quadropolis.playout import random_game
 from quadropolis.rules import apply_unchecked, legal_moves
 
 CASES = [(mode, players) for mode in (Mode.CLASSIC, Mode.EXPERT) for players in (2, 3, 4)]
-OPTIONS = {
-    "c": 0.7,
-    "pw_c": 2.0,
-    "pw_alpha": 0.5,
-    "horizon": None,
-    "credit": 1.0,
-    "bias": 0.0,
-    "fed": 0.0,
-    "greed": 0.0,
-}
+OPTIONS = SearchOptions(c=0.7, pw_c=2.0, pw_alpha=0.5, horizon=None, credit=1.0, bias=0.0, fed=0.0, greed=0.0)
 
 
 def _position(mode: Mode, players: int, seed: int, actions: int, **variants: object) -> GameState:
@@ -62,20 +54,26 @@ def test_native_search_is_the_python_search(mode: Mode, players: int) -> None:
         obs = _position(mode, players, seed=k + 7 * players, actions=actions, **variants[k % 2])
         if obs.is_over:
             continue
-        options = {**OPTIONS, **kw}
+        options = replace(OPTIONS, **kw)
         prior = None
-        if options["bias"]:
+        if options.bias:
             from quadropolis.bots.mcts import greedy_prior
 
             prior = greedy_prior(obs)
         py_stats: dict[str, list[float]] = {}
         nat_stats: dict[str, list[float]] = {}
-        py = search(obs, 99 + k, 80, None, root_stats=py_stats, root_prior=prior, engine="python", **options)
-        nv = search(obs, 99 + k, 80, None, root_stats=nat_stats, engine="native", **options)
+        py = search(obs, 99 + k, 80, None, options, root_stats=py_stats, root_prior=prior, engine="python")
+        nv = search(obs, 99 + k, 80, None, options, root_stats=nat_stats, engine="native")
         assert nv == py
         assert nat_stats.keys() == py_stats.keys()
         for move, (visits, wins, value, margin) in py_stats.items():
             assert nat_stats[move] == pytest.approx([visits, wins, value, margin], rel=1e-12, abs=1e-9)
+
+
+def test_the_native_call_reads_every_field_of_search_options() -> None:
+    # quadropolis.native (core) cannot import the bots: its protocol names SearchOptions's fields.
+    read = {name for name in vars(SearchTuning) if not name.startswith("_")}
+    assert read == {f.name for f in fields(SearchOptions)}
 
 
 @pytest.mark.parametrize(("mode", "players"), CASES)
@@ -101,7 +99,7 @@ def test_root_margin_is_the_movers_total_less_the_best_other_players(players: in
     me = state.current_player
     for pin in ("native", "python"):
         stats: dict[str, list[float]] = {}
-        search(observe(state), 5, 60, None, root_stats=stats, engine=pin, **OPTIONS)
+        search(observe(state), 5, 60, None, OPTIONS, root_stats=stats, engine=pin)
         ending = 0
         for key, (visits, _, value, margin) in stats.items():
             after = state.copy()
@@ -118,14 +116,14 @@ def test_root_margin_is_the_movers_total_less_the_best_other_players(players: in
 
 def test_native_search_is_deterministic_for_a_seed_across_processes() -> None:
     obs = _position(Mode.EXPERT, 3, seed=5, actions=11)
-    found = search_native(obs, 12345, 300, None, SearchOptions(**OPTIONS))
-    assert search_native(obs, 12345, 300, None, SearchOptions(**OPTIONS)) == found
-    assert search_native(obs, 12346, 300, None, SearchOptions(**OPTIONS)) != found
+    found = search_native(obs, 12345, 300, None, OPTIONS)
+    assert search_native(obs, 12345, 300, None, OPTIONS) == found
+    assert search_native(obs, 12346, 300, None, OPTIONS) != found
     code = (
-        "from quadropolis import Mode; from quadropolis.native import SearchOptions, search_native\n"
+        "from quadropolis import Mode; from quadropolis.native import search_native\n"
         "from test_search import OPTIONS, _position\n"
         "obs = _position(Mode.EXPERT, 3, 5, 11)\n"
-        "print(repr(search_native(obs, 12345, 300, None, SearchOptions(**OPTIONS))))"
+        "print(repr(search_native(obs, 12345, 300, None, OPTIONS)))"
     )
     here = Path(__file__).resolve().parent
     env = {**os.environ, "PYTHONPATH": str(here.parent / "support")}  # this module imports the helpers
@@ -137,8 +135,8 @@ def test_native_search_is_deterministic_for_a_seed_across_processes() -> None:
 
 def test_native_trees_in_threads_play_the_moves_of_one_thread() -> None:
     cfg = GameConfig(mode=Mode.CLASSIC, players=2, seed=4)
-    serial = MCTSBot(iterations=60, trees=2, workers=1, horizon=4, engine="native")
-    threads = MCTSBot(iterations=60, trees=2, workers=2, horizon=4, engine="native")
+    serial = MCTSBot(iterations=60, trees=2, workers=1, options=SearchOptions(horizon=4), engine="native")
+    threads = MCTSBot(iterations=60, trees=2, workers=2, options=SearchOptions(horizon=4), engine="native")
     try:
         a = play_match(cfg, [serial, make_bot("greedy")])
         b = play_match(cfg, [threads, make_bot("greedy")])
@@ -150,7 +148,7 @@ def test_native_trees_in_threads_play_the_moves_of_one_thread() -> None:
 def test_time_budget_ends_the_search() -> None:
     obs = _position(Mode.CLASSIC, 4, seed=1, actions=2)
     t = time.perf_counter()
-    found = search_native(obs, 1, None, 0.05, SearchOptions(**OPTIONS))
+    found = search_native(obs, 1, None, 0.05, OPTIONS)
     assert time.perf_counter() - t < 1.0 and sum(v for _, v, *_ in found) > 0
 
 
@@ -232,7 +230,7 @@ def test_binding_search_refuses_bad_input(
     change: dict[str, object], error: type[Exception], message: str
 ) -> None:
     ns = to_native(_position(Mode.CLASSIC, 2, seed=0, actions=1))
-    args: dict[str, object] = {"seed": 1, "iterations": 10, "seconds": None, **OPTIONS, **change}
+    args: dict[str, object] = {"seed": 1, "iterations": 10, "seconds": None, **asdict(OPTIONS), **change}
     with pytest.raises(error, match=message):
         ns.search(**args)  # type: ignore[arg-type]
 

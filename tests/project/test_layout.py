@@ -339,8 +339,8 @@ def test_the_native_engine_compiles_without_python() -> None:
     """The engine's sources include neither Python nor nanobind (as OpenSpiel's games do not
     include pybind11): its tests run without an interpreter."""
     for path in [
-        *NATIVE.glob("src/*.cpp"),
-        *NATIVE.glob("include/quadropolis/*.hpp"),
+        *NATIVE.glob("src/**/*.cpp"),
+        *NATIVE.glob("include/quadropolis/**/*.hpp"),
         *NATIVE.glob("tests/*.cpp"),
     ]:
         text = path.read_text(encoding="utf-8")
@@ -354,7 +354,7 @@ def test_the_binding_holds_no_game_logic() -> None:
     no table, phase or move constant of its own."""
     text = (NATIVE / "binding" / "module.cpp").read_text(encoding="utf-8")
     includes = {line.split()[1].strip('<>"') for line in text.splitlines() if line.startswith("#include")}
-    public = {f"quadropolis/{p.name}" for p in (NATIVE / "include" / "quadropolis").glob("*.hpp")}
+    public = {p.relative_to(NATIVE / "include").as_posix() for p in (NATIVE / "include").rglob("*.hpp")}
     # structmember.h: the C API's member descriptor kinds (the Python classes' slots it reads).
     allowed = {"nanobind/nanobind.h", "nanobind/stl/string.h", "structmember.h", "stdexcept", "string"}
     assert includes - public <= allowed

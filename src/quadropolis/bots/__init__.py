@@ -19,7 +19,9 @@ city's fed score in a truncated leaf's value, see :func:`~quadropolis.bots.mcts.
 ``greed`` (0-1: how often a rollout's take is the face-up building the prior values most,
 see :func:`~quadropolis.bots.policy.rollout_move`), and ``engine`` (``python`` or
 ``native``: the search's implementation, pinned; by default the selected engine's, see
-:mod:`quadropolis.engine`)."""
+:mod:`quadropolis.engine`). A search bot holds its tuning (``c`` to ``greed``) as one
+:class:`SearchOptions` value (:mod:`.options`), which the Python search and the native one
+read alike."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from .mcts import MCTSBot, search
 from .neural import RAW_CONTEXT as NEURAL_RAW_CONTEXT
 from .neural import RAW_MOVE as NEURAL_RAW_MOVE
 from .neural import choose_rows as neural_choose_rows
+from .options import SearchOptions
 from .review import (
     LABELS,
     REVIEW_ITERATIONS,
@@ -78,6 +81,7 @@ __all__ = [
     "RandomBot",
     "Review",
     "SearchLevel",
+    "SearchOptions",
     "analyse",
     "analysis_seed",
     "assemble",

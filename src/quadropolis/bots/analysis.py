@@ -83,7 +83,7 @@ def analyse(observation: GameState, bot: MCTSBot, seed: int, top: int = 5) -> An
     fraction = bot.place_fraction if observation.phase == PLACE else 1.0
     iterations = max(1, round(bot.iterations * fraction))
     stats: dict[str, list[float]] = {}
-    search(observation, seed, iterations, None, root_stats=stats, **bot.params)
+    search(observation, seed, iterations, None, bot.options, root_stats=stats, engine=bot.engine)
     order = {str(m): i for i, m in enumerate(legal_moves(observation))}
     ranked = sorted(stats, key=lambda k: (-stats[k][0], order[k]))[: max(1, top)]
     candidates = []

@@ -38,7 +38,7 @@
   exactly the moves the terminal (two processes) plays.
 * **Two implementations, one search.** With the compiled engine selected
   (:func:`quadropolis.engine.current`) or pinned (``engine="native"``), each tree is searched
-  in C++ (``native/src/search.cpp``, docs/native.md): the same algorithm, options, prior and
+  in C++ (``native/src/bots/search.cpp``, docs/native.md): the same algorithm, options, prior and
   random draws, so for a seed it returns the very visit counts this module's Python search
   returns (tested), 23 to 36 times faster (README, "Performance"); its trees run in threads
   (the search releases the GIL). ``engine="python"`` pins this module's search on the
@@ -51,6 +51,7 @@ import math
 import os
 import random
 import time
+import weakref
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from types import ModuleType
 from typing import Any, Final
@@ -63,6 +64,7 @@ from ..scoring import CityScore
 from ..state import OVER, PLACE, GameState
 from ..tiles import Mode
 from .base import Bot, determinize
+from .options import DEFAULT_CREDIT, DEFAULT_OPTIONS, SearchOptions
 from .policy import ordered_moves, rollout_move
 from .simple import GreedyBot
 
@@ -73,10 +75,6 @@ MARGIN_SCALE: Final = 15.0
 #: history); the difficulty levels set 6 in both modes (:mod:`quadropolis.bots.levels`,
 #: README "Difficulty levels": stronger and cheaper in Classic too).
 DEFAULT_HORIZON: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 6}
-#: VP credited at a truncated leaf for each inhabitant or energy unit held but unused: the
-#: final scoring counts it -1, yet mid-game it can still activate a building to come, so
-#: the credit cancels the penalty (measured: 0.5 played no better than 1).
-DEFAULT_CREDIT: Final = 1.0
 
 
 class Node:
@@ -139,24 +137,19 @@ def search(
     seed: int,
     iterations: int | None,
     deadline: float | None,
-    c: float = 0.7,
-    pw_c: float = 2.0,
-    pw_alpha: float = 0.5,
-    horizon: int | None = None,
-    credit: float = DEFAULT_CREDIT,
+    options: SearchOptions = DEFAULT_OPTIONS,
+    *,
     root_stats: dict[str, list[float]] | None = None,
     root_prior: dict[Move, float] | None = None,
-    bias: float = 0.0,
     engine: str | None = None,
-    fed: float = 0.0,
-    greed: float = 0.0,
 ) -> dict[str, int]:
-    """Run one tree; returns visit counts of the root's children by move notation.
+    """Run one tree tuned by ``options`` (:class:`~quadropolis.bots.options.SearchOptions`);
+    returns visit counts of the root's children by move notation.
     ``engine``: ``"native"`` or ``"python"`` pins the implementation (the Python one then
     runs on the pure-Python engine); None follows the selected engine. The native search
-    derives ``root_prior`` itself (:func:`greedy_prior`, natively) when ``bias`` > 0.
-    ``horizon``: rollout actions per player before a leaf is evaluated (0: to the end of the
-    game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit`` and ``fed``: see
+    derives ``root_prior`` itself (:func:`greedy_prior`, natively) when ``options.bias`` > 0.
+    ``options.horizon``: rollout actions per player before a leaf is evaluated (0: to the end
+    of the game; ``None``: :data:`DEFAULT_HORIZON` of the mode); ``credit`` and ``fed``: see
     :func:`leaf_value`; ``greed``: how often a rollout's take is the best by the prior
     (:func:`~quadropolis.bots.policy.rollout_move`).
     ``root_stats``, when given, receives per root move ``[visits, win share sum, value sum,
@@ -175,15 +168,13 @@ def search(
         except ValueError:  # a hand-built state the compiled engine refuses: Python searches it
             ns = None
         if ns is not None:
-            options = native.SearchOptions(c, pw_c, pw_alpha, horizon, credit, bias, fed, greed)
             return _search_native(native, ns, seed, iterations, deadline, options, root_stats)
-    if root_prior is None and bias > 0:
+    if root_prior is None and options.bias > 0:
         root_prior = greedy_prior(root_state)
-    tuning = (c, pw_c, pw_alpha, horizon, credit, fed, greed, root_stats, root_prior, bias)
     if engine is None:
-        return _search_python(root_state, seed, iterations, deadline, *tuning)
+        return _search_python(root_state, seed, iterations, deadline, options, root_stats, root_prior)
     with using("python"):
-        return _search_python(root_state, seed, iterations, deadline, *tuning)
+        return _search_python(root_state, seed, iterations, deadline, options, root_stats, root_prior)
 
 
 def _search_native(
@@ -192,11 +183,10 @@ def _search_native(
     seed: int,
     iterations: int | None,
     deadline: float | None,
-    options: Any,
+    options: SearchOptions,
     root_stats: dict[str, list[float]] | None,
 ) -> dict[str, int]:
-    """:func:`search` by the compiled engine from the native state ``ns`` with
-    ``quadropolis.native.SearchOptions``."""
+    """:func:`search` by the compiled engine from the native state ``ns``."""
     seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
     found = native.search_native(ns, seed, iterations, seconds, options)
     if root_stats is not None:
@@ -210,21 +200,16 @@ def _search_python(
     seed: int,
     iterations: int | None,
     deadline: float | None,
-    c: float,
-    pw_c: float,
-    pw_alpha: float,
-    horizon: int | None,
-    credit: float,
-    fed: float,
-    greed: float,
+    options: SearchOptions,
     root_stats: dict[str, list[float]] | None,
     root_prior: dict[Move, float] | None,
-    bias: float,
 ) -> dict[str, int]:
     """:func:`search` in Python."""
+    c, pw_c, pw_alpha, bias = options.c, options.pw_c, options.pw_alpha, options.bias
+    credit, fed, greed = options.credit, options.fed, options.greed
     rng = random.Random(seed)
     players = root_state.config.players
-    rollout_steps = _rollout_steps(root_state, horizon)
+    rollout_steps = _rollout_steps(root_state, options.horizon)
     root = Node(root_state.current_player, players)
     root_round = root_state.round
     bias_of = None if root_prior is None or bias <= 0 else _bias_table(root_prior, bias)
@@ -331,38 +316,36 @@ def greedy_prior(state: GameState) -> dict[Move, float]:
     return {m: float(v[0] - best) for v, m in scored}
 
 
-def _search_job(args: tuple[GameState, int, int | None, float | None, dict[str, Any]]) -> dict[str, int]:
-    state, seed, iterations, deadline, params = args
-    return search(state, seed, iterations, deadline, **params)
+def _search_job(
+    args: tuple[GameState, int, int | None, float | None, SearchOptions, str | None],
+) -> dict[str, int]:
+    state, seed, iterations, deadline, options, engine = args
+    return search(state, seed, iterations, deadline, options, engine=engine)
 
 
 class MCTSBot(Bot):
     """Determinised max^n MCTS. Give ``iterations`` (deterministic) or ``seconds`` per move
     (or both: whichever ends first). ``trees`` root-parallel trees share the budget;
     ``workers`` > 1 searches them in that many processes at once (same moves, less waiting).
-    ``horizon``, ``credit`` and ``fed``: the leaf evaluation (see :func:`search`; by default the
-    mode's :data:`DEFAULT_HORIZON`); ``greed``: the rollouts' share of best-prior takes;
-    ``engine``: ``"native"`` or ``"python"`` pins the search's implementation (see
-    :func:`search`); None follows the selected engine. Native trees searched at once run in
-    threads, Python ones in processes."""
+    ``options``: the search's tuning (:class:`~quadropolis.bots.options.SearchOptions`: by
+    default plain ``mcts``'s, the mode's :data:`DEFAULT_HORIZON`); ``engine``: ``"native"``
+    or ``"python"`` pins the search's implementation (see :func:`search`); None follows the
+    selected engine. Native trees searched at once run in threads, Python ones in processes.
+
+    A bot searching with ``workers`` > 1 keeps its pool of workers between moves: :meth:`close`
+    (or leaving a ``with`` block) shuts it down; one never closed is shut down when the bot is
+    collected."""
 
     def __init__(
         self,
         iterations: int | None = 1000,
         seconds: float | None = None,
         workers: int = 1,
-        c: float = 0.7,
-        pw_c: float = 2.0,
-        pw_alpha: float = 0.5,
+        options: SearchOptions = DEFAULT_OPTIONS,
         name: str = "mcts",
         place_fraction: float = 0.35,
-        horizon: int | None = None,
-        credit: float = DEFAULT_CREDIT,
         trees: int | None = None,
-        bias: float = 0.0,
         engine: str | None = None,
-        fed: float = 0.0,
-        greed: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTSBot needs an iteration or a time budget")
@@ -370,21 +353,12 @@ class MCTSBot(Bot):
         self.seconds = seconds
         self.workers = max(1, workers)
         self.trees = max(1, trees if trees is not None else workers)
-        self.params: dict[str, Any] = {
-            "c": c,
-            "pw_c": pw_c,
-            "pw_alpha": pw_alpha,
-            "horizon": horizon,
-            "credit": credit,
-            "fed": fed,
-            "greed": greed,
-            "engine": engine,
-        }
-        self.bias = bias
+        self.options = options
         self.name = name
         self.place_fraction = place_fraction
         self.engine = engine
         self._pool: Executor | None = None
+        self._shutdown: weakref.finalize[..., MCTSBot] | None = None
 
     def choose(self, state: GameState, rng: random.Random) -> Move:
         moves = legal_moves(state)
@@ -414,27 +388,38 @@ class MCTSBot(Bot):
         else one after another (each its share of it)."""
         start = time.perf_counter()
         native = pinned(self.engine)
-        params = self.params
-        if self.bias > 0:  # the search computes greedy's prior (natively or not)
-            params = {**params, "bias": self.bias}
+        options, engine = self.options, self.engine
         if self.workers == 1 or len(seeds) == 1:
             share = None if seconds is None else seconds / len(seeds)
             return [
-                search(state, s, per, None if share is None else start + share * (i + 1), **params)
+                search(
+                    state, s, per, None if share is None else start + share * (i + 1), options, engine=engine
+                )
                 for i, s in enumerate(seeds)
             ]
         # The native search releases the GIL: threads run its trees at once.
         kind = ThreadPoolExecutor if native is not None else ProcessPoolExecutor
-        if not isinstance(self._pool, kind):  # none yet, or the selected engine changed
+        pool = self._pool
+        if not isinstance(pool, kind):  # none yet, or the selected engine changed
             self.close()
-            self._pool = kind(min(self.workers, len(seeds), os.cpu_count() or 1))
+            pool = self._pool = kind(min(self.workers, len(seeds), os.cpu_count() or 1))
+            # The finalizer holds the pool, not the bot: a bot dropped unclosed is collected
+            # and its pool shut down then.
+            self._shutdown = weakref.finalize(self, pool.shutdown)
         deadline = None if seconds is None else start + seconds
-        return list(self._pool.map(_search_job, [(state, s, per, deadline, params) for s in seeds]))
+        jobs = [(state, s, per, deadline, options, engine) for s in seeds]
+        return list(pool.map(_search_job, jobs))
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Shut down the pool of workers, if any (the bot can still search: a new pool is
+        made when one is needed)."""
+        if self._shutdown is not None:
+            self._shutdown()  # runs pool.shutdown() once and detaches the finalizer
+            self._shutdown = None
+        self._pool = None
 
-    def __del__(self) -> None:
+    def __enter__(self) -> MCTSBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         self.close()

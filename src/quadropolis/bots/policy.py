@@ -22,7 +22,9 @@ from ..tiles import TILES, Mode
 _B = BuildingType
 _T, _S, _PS, _PK, _F, _H, _O, _M = BuildingType  # members in declaration order
 _TILE_TYPE: Final = tuple(t.kind.type for t in TILES)
-_TILE_GAIN: Final = tuple(t.kind.inhabitants + t.kind.energy for t in TILES)
+#: PRIOR_TILE_GAIN[tile id]: printed inhabitants + energy, as the prior counts them (read by
+#: native/gen_tables.py for the native search's prior).
+PRIOR_TILE_GAIN: Final = tuple(t.kind.inhabitants + t.kind.energy for t in TILES)
 _TOWER_VP: Final = TOWER_VP
 _OFFICE_ROW: Final = OFFICE_VP  # [group size, capped at 5][floors] (R15)
 _RUN_VP: Final = RUN_VP  # harbor run length -> VP (R14)
@@ -38,7 +40,9 @@ _SYNERGY: Final = {
     _O: {_F: 4, _PK: 2},  # and other office towers: office_gain
     _M: {_PK: 5, _S: 3, _PS: 2, _F: -5, _H: -5},
 }
-_SYN: Final = tuple(tuple(_SYNERGY[_B(a)].get(_B(b), 0) for b in range(8)) for a in range(8))
+#: SYNERGY_TABLE[type a][type b]: the synergy above by BuildingType value, 0 where none
+#: (read by native/gen_tables.py for the native search's prior).
+SYNERGY_TABLE: Final = tuple(tuple(_SYNERGY[_B(a)].get(_B(b), 0) for b in range(8)) for a in range(8))
 
 
 def office_gain(city: list[Building | None], mode: Mode, q: int) -> int:
@@ -148,7 +152,7 @@ def placement_value(
             return office_gain(city, mode, q) + 0.5
         f = below.floors
         return _TOWER_VP[f + 1] - _TOWER_VP[f] + 0.5
-    syn = _SYN[btype]
+    syn = SYNERGY_TABLE[btype]
     v = 1.0 if btype in (_T, _S, _PK, _H, _O) else 0.5
     if btype == _O:
         v += office_gain(city, mode, q)
@@ -224,7 +228,7 @@ def _take_value(state: GameState, take: Take, city: list[Building | None], runs:
         ),
         default=-0.5,
     )
-    return best + 0.2 * _TILE_GAIN[tid]
+    return best + 0.2 * PRIOR_TILE_GAIN[tid]
 
 
 def _best_take(state: GameState, moves: list[Move]) -> Move | None:

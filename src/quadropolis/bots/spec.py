@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from ..engine import pinned
 from ..errors import ConfigError, quote
@@ -18,6 +18,7 @@ from .base import Bot
 from .levels import EASY_EPSILON, LEVELS, SEARCH_LEVELS
 from .mcts import MCTSBot
 from .neural import NeuralBot
+from .options import SearchOptions
 from .simple import EpsilonGreedyBot, GreedyBot, RandomBot
 
 BOT_NAMES: Final = ("random", "greedy", "mcts", *(n for n in LEVELS if n != "neural"), "neural")
@@ -36,7 +37,8 @@ BUDGET_CAPS: Final[dict[str, float]] = {
     "horizon": 40,
 }
 #: Bounds on the search's tuning options, trusted or not (beyond them the search's
-#: arithmetic overflows or its rewards stop meaning anything).
+#: arithmetic overflows or its rewards stop meaning anything): one per field of
+#: :class:`~quadropolis.bots.options.SearchOptions` but ``horizon`` (a budget, capped above).
 TUNING_CAPS: Final[dict[str, float]] = {
     "c": 100.0,
     "pw_c": 100.0,
@@ -46,6 +48,8 @@ TUNING_CAPS: Final[dict[str, float]] = {
     "fed": 1.0,
     "greed": 1.0,
 }
+#: Tuning options that may be zero (the others must be positive).
+_ZERO_OK: Final = frozenset({"credit", "bias", "fed", "greed"})
 #: Longest spec accepted (a real one is under 100 characters).
 SPEC_MAX_CHARS: Final = 200
 
@@ -134,26 +138,27 @@ def _search_bot(
     trees = int(t) if t is not None else int(w) if w is not None else level.trees if level else 1
     own_workers = int(w) if w is not None else level.workers if level else 1
     n_workers = workers if workers is not None else own_workers
-    tuning: dict[str, float | None] = {
-        k: _number(spec, opts, k, float, zero_ok=k in ("credit", "bias", "fed", "greed"))
-        for k in ("c", "pw_c", "pw_alpha", "credit", "bias", "fed", "greed")
-        if k in opts
-    }
+    # Any: the float fields of SearchOptions, which mypy would check against horizon too.
+    tuning: dict[str, Any] = {}
+    for k in TUNING_CAPS:
+        v = _number(spec, opts, k, float, zero_ok=k in _ZERO_OK)
+        if v is not None:
+            tuning[k] = v
     if level and "greed" not in tuning:
         tuning["greed"] = level.greed
     engine = _engine_option(spec, opts)
     horizon = budget("horizon", int, zero_ok=True)
     if horizon is None and level:
         horizon = level.horizon
+    options = SearchOptions(horizon=None if horizon is None else int(horizon), **tuning)
     return MCTSBot(
         iterations=None if iterations is None else int(iterations),
         seconds=seconds,
         workers=n_workers,
         trees=trees,
         name=spec.strip() if rest else name,
-        horizon=None if horizon is None else int(horizon),
+        options=options,
         engine=engine,
-        **{k: v for k, v in tuning.items() if v is not None},
     )
 
 

@@ -1,11 +1,11 @@
-#include "quadropolis/search.hpp"
+#include "quadropolis/bots/search.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <vector>
 
-#include "quadropolis/greedy.hpp"
-#include "quadropolis/policy.hpp"
+#include "quadropolis/bots/greedy.hpp"
+#include "quadropolis/bots/policy.hpp"
 #include "quadropolis/scoring.hpp"
 
 namespace quadropolis {

@@ -1,4 +1,4 @@
-#include "quadropolis/greedy.hpp"
+#include "quadropolis/bots/greedy.hpp"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "quadropolis/policy.hpp"
+#include "quadropolis/bots/policy.hpp"
 
 #include "quadropolis/tables.hpp"
 
