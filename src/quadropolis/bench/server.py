@@ -44,7 +44,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -61,6 +60,7 @@ from .. import GameConfig, Mode
 from ..record import GameRecord, replay
 from ..site import square_name
 from .report import QUICK, Report, Workload
+from .services import free_port, throwaway_database
 
 T = TypeVar("T")
 
@@ -128,12 +128,6 @@ def _quantile(values: list[float], q: float) -> float:
 # --- the server process -------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @dataclass
 class Process:
     """A running server: its base URL and process id."""
@@ -167,7 +161,7 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
 @contextlib.contextmanager
 def server_process(database: str, log: Path) -> Iterator[Process]:
     """A server on a free loopback port; stopped (SIGTERM) afterwards."""
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "quadropolis.server", "--port", str(port), "--database", database]
     cmd += [
         "--no-access-log",
@@ -181,9 +175,8 @@ def server_process(database: str, log: Path) -> Iterator[Process]:
         "1",
     ]
     with open(log, "ab") as out:
-        # Its own process group (to stop it with its bot workers) but this session, so that a
-        # quiet run (``/work/quiet.sh``-style tools renice other sessions) measures the server
-        # at the clients' priority, not at the background's.
+        # Its own process group (to stop it with its bot workers) but this session: a tool
+        # that sets the priority of whole sessions gives the server the clients' priority.
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, process_group=0)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -712,21 +705,6 @@ def _run_fast(coro: Coroutine[Any, Any, T]) -> T:
 # --- databases ----------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def postgres_database(base_url: str) -> Iterator[str]:
-    """A throwaway database on the PostgreSQL server at ``base_url``."""
-    import psycopg
-
-    name = f"qbench_{secrets.token_hex(6)}"
-    with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield base_url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def postgres_server() -> str | None:
     for env in POSTGRES_ENVS:
         if os.environ.get(env):
@@ -743,7 +721,7 @@ def databases(which: str = "all") -> Iterator[list[tuple[str, str]]]:
             found.append(("sqlite", f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
         server = postgres_server()
         if which in ("all", "postgresql") and server:
-            found.append(("postgresql", stack.enter_context(postgres_database(server))))
+            found.append(("postgresql", stack.enter_context(throwaway_database(server, "qbench"))))
         elif which == "postgresql":
             raise RuntimeError(f"no PostgreSQL server: set {POSTGRES_ENVS[0]}")
         yield found
