@@ -98,6 +98,8 @@ def worker_index() -> int:
 #: worker's server nor a client's connection can take a port between its pick and its use.
 PORTS_FROM = 20000
 PORTS_PER_WORKER = 400
+#: Bands before they repeat (workers 30 and up share the bands of 0 and up).
+WORKER_BANDS = 30
 #: Redis's default number of databases.
 REDIS_DATABASES = 16
 _next_port = itertools.count()
@@ -106,7 +108,7 @@ _next_port = itertools.count()
 def free_port() -> int:
     """A loopback port free now, from this test process's band (the next ones first, round
     the band), else one the system picks."""
-    band = PORTS_FROM + (worker_index() % 30) * PORTS_PER_WORKER
+    band = PORTS_FROM + (worker_index() % WORKER_BANDS) * PORTS_PER_WORKER
     start = next(_next_port)
     ours = (band + (start + k) % PORTS_PER_WORKER for k in range(PORTS_PER_WORKER))
     return shared_free_port(itertools.chain(ours, [0]))
