@@ -23,5 +23,6 @@ def _rank(item: pytest.Item) -> int:
     return SLOWEST_FIRST.index(folder) if folder in SLOWEST_FIRST else len(SLOWEST_FIRST)
 
 
+@pytest.hookimpl(tryfirst=True)  # before the orders asked for on the command line (--ff, --nf)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: each file's tests keep their order
