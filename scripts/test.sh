@@ -5,8 +5,9 @@
 # --strict), runs the compiled engine's own tests and its sanitizer run (scripts/native_tests.sh,
 # scripts/sanitize.sh --short; docs/native.md), checks the browser client
 # (scripts/frontend.sh: npm ci, Chromium from Debian when missing, tsc, eslint, vitest, and a
-# rebuild compared with the committed client), then runs pytest with a throwaway PostgreSQL
-# cluster and Redis server (scripts/services.sh: installed from Debian when missing).
+# rebuild compared with the committed client), then runs pytest on several processes with a
+# throwaway PostgreSQL cluster and Redis server (scripts/services.sh: installed from Debian
+# when missing), and beside it the engine-facing tests on the pure-Python engine.
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,16 +51,34 @@ bash scripts/native_tests.sh
 bash scripts/sanitize.sh --short
 echo "== browser client"
 bash scripts/frontend.sh
-echo "== pytest (with PostgreSQL and Redis)"
-bash scripts/services.sh exec .venv/bin/python -m pytest "$@"
+# pytest on several processes (pytest-xdist; QUADROPOLIS_TEST_WORKERS, default one per core),
+# each test file whole on one process, the longest first (tests/conftest.py). The suite runs
+# on the compiled engine (QUADROPOLIS_ENGINE=auto finds it); the pure-Python engine stays the
+# rules of record and the fallback, so the tests of everything that goes through the engine
+# choice (outcomes, playouts, bots, CLI, RL steps) run on it too: at the same time, in a
+# process of their own, their output shown after the main run's.
+WORKERS="${QUADROPOLIS_TEST_WORKERS:-auto}"
+PYTEST=(.venv/bin/python -m pytest -n "$WORKERS" --dist loadfile --no-loadscope-reorder)
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+python_engine=""
 if [ $# -eq 0 ]; then
-  # The suite above runs on the compiled engine (QUADROPOLIS_ENGINE=auto finds it); the pure-
-  # Python engine stays the rules of record and the fallback, so the tests of everything that
-  # goes through the engine choice (outcomes, playouts, bots, CLI, RL steps) run on it too.
-  echo "== pytest again on the pure-Python engine (engine-facing tests)"
-  QUADROPOLIS_ENGINE=python .venv/bin/python -m pytest tests/engine/test_outcome.py \
-    tests/engine/test_golden.py tests/engine/test_properties.py tests/bots/test_bots.py \
-    tests/bots/test_analysis.py tests/cli/test_terminal_play.py tests/cli/test_cli.py \
-    tests/cli/test_terminal_screen.py tests/native/test_engine_choice.py tests/envs/test_gym.py \
-    tests/envs/test_conformance.py tests/native/test_search.py
+  QUADROPOLIS_ENGINE=python .venv/bin/python -m pytest -p no:cacheprovider --basetemp "$scratch/python" \
+    tests/engine/test_outcome.py tests/engine/test_golden.py tests/engine/test_properties.py \
+    tests/bots/test_bots.py tests/bots/test_analysis.py tests/cli/test_terminal_play.py \
+    tests/cli/test_cli.py tests/cli/test_terminal_screen.py tests/native/test_engine_choice.py \
+    tests/envs/test_gym.py tests/envs/test_conformance.py tests/native/test_search.py \
+    >"$scratch/python.log" 2>&1 &
+  python_engine=$!
 fi
+echo "== pytest (with PostgreSQL and Redis; $WORKERS processes)"
+status=0
+bash scripts/services.sh exec "${PYTEST[@]}" --basetemp "$scratch/main" "$@" || status=$?
+if [ -n "$python_engine" ]; then
+  echo "== pytest on the pure-Python engine (engine-facing tests, run beside the above)"
+  python_status=0
+  wait "$python_engine" || python_status=$?
+  cat "$scratch/python.log"
+  [ "$python_status" -eq 0 ] || status=$python_status
+fi
+exit "$status"

@@ -84,9 +84,10 @@ class GameConfig:
         for key in ("mode", "players", "seed"):
             if key not in data:
                 raise ConfigError(f"config: missing {key!r}")
-        mode = data["mode"]
-        if not isinstance(mode, str) or mode not in _MODES:
-            raise ConfigError(f"config: mode must be 'classic' or 'expert', got {quote(mode)}")
+        try:
+            mode = Mode.parse(data["mode"])
+        except ConfigError as e:
+            raise ConfigError(f"config: {e}") from None
         variants = data.get("variants", {})
         if not isinstance(variants, Mapping):
             raise ConfigError("config: 'variants' must be an object")
@@ -95,7 +96,7 @@ class GameConfig:
             raise ConfigError(f"config: unknown variant(s) {quote_keys(unknown)}")
         try:
             return cls(
-                mode=Mode(mode),
+                mode=mode,
                 players=data["players"],
                 seed=data["seed"],
                 first_player=data.get("first_player", 0),
@@ -104,6 +105,3 @@ class GameConfig:
             )
         except ConfigError as e:
             raise ConfigError(f"config: {e}") from None
-
-
-_MODES: Final = frozenset(m.value for m in Mode)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 from .buildings import TYPE_LETTER, BuildingType, TileKind
 from .city import GEOMETRY, Building, City
 from .phases import OVER, PLACE
-from .scoring import CATEGORIES, CATEGORY_NAMES, CityScore
+from .scoring import CATEGORY_NAMES, CityScore, mode_categories
 from .site import BLOCKED_SLOTS, SLOT_INDEX
 from .tiles import TILES, Mode
 
@@ -172,7 +172,7 @@ def render_score_sheet(
     ``Player 2``...), one row per category, then the tie-break values. Given a ``width``,
     names too long for the columns to fit are wrapped onto several header lines."""
     names = seat_names(len(scores), names)
-    cats = [c for c in CATEGORIES if expert or c not in ("office_tower", "monument")]
+    cats = mode_categories(Mode.EXPERT if expert else Mode.CLASSIC)
     label_w = max(len(t) for t in CATEGORY_TITLES.values())
     col_w = max(8, *(len(n) for n in names))
     if width is not None and names:

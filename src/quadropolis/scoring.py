@@ -29,7 +29,16 @@ from .scoring_tables import TABLES, USES_ENERGY, office_vp, run_vp
 from .scoring_tables import TOWER_VP as TOWER_VP
 from .tiles import Mode
 
-__all__ = ["CATEGORIES", "CATEGORY_NAMES", "CityScore", "Placement", "score_city"]
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_HEADS",
+    "CATEGORY_NAMES",
+    "EXPERT_CATEGORIES",
+    "CityScore",
+    "Placement",
+    "mode_categories",
+    "score_city",
+]
 
 CATEGORIES: Final[tuple[str, ...]] = (
     "tower_block",
@@ -51,6 +60,18 @@ CATEGORY_NAMES: Final[dict[str, str]] = {
     "pollution": "pollution",
 }
 assert tuple(CATEGORY_NAMES) == CATEGORIES
+#: Each category in one word, for a table's narrow column heads (``tower``, ``public``,
+#: ``unused``): the first word of its key.
+CATEGORY_HEADS: Final[dict[str, str]] = {c: c.partition("_")[0] for c in CATEGORIES}
+#: The categories only an Expert game scores (its buildings are not in Classic).
+EXPERT_CATEGORIES: Final = frozenset({BuildingType.OFFICE_TOWER.key, BuildingType.MONUMENT.key})
+
+
+def mode_categories(mode: Mode) -> tuple[str, ...]:
+    """The categories a game of ``mode`` scores, in the score sheet's order: every one in
+    Expert, all but :data:`EXPERT_CATEGORIES` in Classic."""
+    return tuple(c for c in CATEGORIES if mode is Mode.EXPERT or c not in EXPERT_CATEGORIES)
+
 
 _B = BuildingType
 _T, _S, _PS, _PK, _F, _H, _O, _M = (

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Final
 
 from .buildings import KINDS, TileKind
+from .errors import ConfigError, quote
 
 
 class Mode(StrEnum):
@@ -26,6 +27,20 @@ class Mode(StrEnum):
 
     CLASSIC = "classic"
     EXPERT = "expert"
+
+    @classmethod
+    def parse(cls, name: object) -> Mode:
+        """The mode called ``name`` as JSON, the command line and the RL adapters' options
+        spell it (``"classic"``, ``"expert"``; a :class:`Mode` is returned as it is).
+
+        Raises :class:`ConfigError` naming the valid modes for anything else (the value
+        quoted safely)."""
+        if isinstance(name, cls):
+            return name
+        if isinstance(name, str) and name in {m.value for m in cls}:
+            return cls(name)
+        valid = " or ".join(repr(m.value) for m in cls)
+        raise ConfigError(f"mode must be {valid}, got {quote(name)}")
 
 
 #: Number of rounds per mode.

@@ -577,3 +577,25 @@ def test_generated_cities_match_brute_force(seed: int, mode: Mode, apa: bool) ->
     res = score_city(c, all_parks_absorb=apa)
     assert (res.total, res.inhabitants_placed, res.empty_squares) == brute_force(c, all_parks_absorb=apa)
     check_consistent(c, res, apa)
+
+
+def test_the_category_words_are_defined_once_for_every_table() -> None:
+    """The score sheet's one-word column heads and the Classic/Expert split of the categories
+    (the terminal, the text drawings, the arena report and the picture read them here)."""
+    from quadropolis.scoring import CATEGORY_HEADS, EXPERT_CATEGORIES, mode_categories
+
+    assert CATEGORY_HEADS == {
+        "tower_block": "tower",
+        "shop": "shop",
+        "public_service": "public",
+        "park": "park",
+        "factory": "factory",
+        "harbor": "harbor",
+        "office_tower": "office",
+        "monument": "monument",
+        "unused_inhabitants": "unused",
+        "pollution": "pollution",
+    }
+    assert mode_categories(Mode.EXPERT) == CATEGORIES
+    assert mode_categories(Mode.CLASSIC) == tuple(c for c in CATEGORIES if c not in EXPERT_CATEGORIES)
+    assert {"office_tower", "monument"} == EXPERT_CATEGORIES

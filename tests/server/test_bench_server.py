@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from quadropolis.bench.report import QUICK
-from quadropolis.bench.server import LOGIN_ACCOUNTS, measure, run
+from quadropolis.bench.server import measure, run
+from quadropolis.bench.server_loads import LOGIN_ACCOUNTS
 
 
 def test_a_tiny_load_plays_every_game_and_loses_nothing(tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ when ``CI`` is set, and is skipped locally with the reason."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +25,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from quadropolis.bench.services import free_port as shared_free_port
+from quadropolis.bench.services import throwaway_database
 from quadropolis.server.protocol import OUTBOUND
 
 POSTGRES_ENV = "QUADROPOLIS_TEST_POSTGRES_URL"
@@ -55,23 +57,19 @@ def postgres_url() -> str:
 
 
 def redis_url() -> str:
-    return _service_url(REDIS_ENV, "Redis")
+    """The test Redis, on a database number of this test process's own (pytest-xdist's
+    worker index). Pub/sub channels span the numbers: the servers of two workers hear each
+    other's notices, which name games they do not hold and so are ignored."""
+    base = _service_url(REDIS_ENV, "Redis")
+    return f"{base.rsplit('/', 1)[0]}/{worker_index() % REDIS_DATABASES}"
 
 
 @contextlib.contextmanager
 def fresh_postgres() -> Iterator[str]:
-    """A new, empty database on the test PostgreSQL server; dropped afterwards."""
-    import psycopg
-
-    base = postgres_url()
-    name = f"qtest_{secrets.token_hex(6)}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield base.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A new, empty database on the test PostgreSQL server (named after this test process:
+    ``qtest_gw1_…``); dropped afterwards."""
+    with throwaway_database(postgres_url(), f"qtest_{worker()}") as url:
+        yield url
 
 
 @contextlib.contextmanager
@@ -84,10 +82,36 @@ def database(kind: str, tmp_path: Path) -> Iterator[str]:
             yield url
 
 
+def worker() -> str:
+    """This test process's name among pytest-xdist's workers (``gw0``, ``gw1``…), ``main``
+    without them."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def worker_index() -> int:
+    name = worker()
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+
+
+#: Servers' ports: a band of its own for each test process, below the range the system draws
+#: the ports of outgoing connections from (32768 and up on Linux), so that neither another
+#: worker's server nor a client's connection can take a port between its pick and its use.
+PORTS_FROM = 20000
+PORTS_PER_WORKER = 400
+#: Bands before they repeat (workers 30 and up share the bands of 0 and up).
+WORKER_BANDS = 30
+#: Redis's default number of databases.
+REDIS_DATABASES = 16
+_next_port = itertools.count()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port free now, from this test process's band (the next ones first, round
+    the band), else one the system picks."""
+    band = PORTS_FROM + (worker_index() % WORKER_BANDS) * PORTS_PER_WORKER
+    start = next(_next_port)
+    ours = (band + (start + k) % PORTS_PER_WORKER for k in range(PORTS_PER_WORKER))
+    return shared_free_port(itertools.chain(ours, [0]))
 
 
 class Server:

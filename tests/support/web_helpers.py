@@ -3,7 +3,8 @@ free loopback port with a fresh SQLite database, from :mod:`server_helpers`), Ch
 by Playwright, and small helpers that play through the page by clicks, as a player does.
 
 Chromium is the Debian package (``/usr/bin/chromium``, or ``$QUADROPOLIS_CHROMIUM``), never a
-downloaded browser; ``scripts/frontend.sh`` installs it. Without it (or without the axe-core
+downloaded browser, launched as the browser benchmark launches it
+(:mod:`quadropolis.bench.services`); ``scripts/frontend.sh`` installs it. Without it (or without the axe-core
 bundle from ``web/node_modules``) a browser test FAILS when ``CI`` is set and is skipped
 locally with the reason.
 
@@ -30,21 +31,15 @@ import httpx
 import pytest
 from server_helpers import GENEROUS, Server
 
+from quadropolis.bench.services import chromium as launch_chromium
+from quadropolis.bench.services import chromium_path
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 STATIC = ROOT / "src" / "quadropolis" / "server" / "static"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 AXE = WEB / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = os.environ.get("QUADROPOLIS_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-first-run",
-]
+CHROMIUM = chromium_path()
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 HINT = "run `bash scripts/frontend.sh` first (npm ci in web/, apt-get install chromium)"
@@ -141,15 +136,11 @@ def running_server(tmp_path: Path, *args: str) -> Iterator[Server]:
 
 @contextlib.contextmanager
 def chromium() -> Iterator[Any]:
+    """The system's Chromium (:mod:`quadropolis.bench.services`, which the browser benchmark
+    launches too), or a skip (a failure under CI) when it is missing."""
     need(Path(CHROMIUM).is_file(), f"Chromium is not installed at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launch_chromium(CHROMIUM) as browser:
+        yield browser
 
 
 def new_page(browser: Any, viewport: dict[str, int] = LAPTOP) -> Any:

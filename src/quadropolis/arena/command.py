@@ -228,7 +228,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     if args.ray_address is not None and args.backend != "ray":
         raise ArenaError("--ray-address needs --backend ray")
     template = GameConfig(
-        mode=Mode(args.mode),
+        mode=Mode.parse(args.mode),
         players=players,
         seed=args.seed,
         urbanist_blocks=args.urbanist_blocks,

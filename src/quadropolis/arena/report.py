@@ -11,8 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from ..scoring import CATEGORIES
-from ..tiles import Mode
+from ..scoring import CATEGORY_HEADS, mode_categories
 from .stats import RATING_ANCHOR, wilson_interval
 from .tournament import CSV_FIELDS, PLOT_HINT, ArenaError, TournamentResult, _import_optional
 
@@ -174,20 +173,6 @@ class ProgressBar:
             self.last = now
 
 
-_CATEGORY_HEADS: Final = {
-    "tower_block": "tower",
-    "shop": "shop",
-    "public_service": "public",
-    "park": "park",
-    "factory": "factory",
-    "harbor": "harbor",
-    "office_tower": "office",
-    "monument": "monument",
-    "unused_inhabitants": "unused",
-    "pollution": "pollution",
-}
-
-
 def _table(rows: list[list[str]], right: set[int]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
@@ -238,8 +223,8 @@ def format_report(result: TournamentResult) -> str:
             ]
         )
     main = _table(rows, right={1, 2, 3, 4, 5, 6, 7, 8})
-    cats = [c for c in CATEGORIES if t.mode is Mode.EXPERT or c not in ("office_tower", "monument")]
-    crow = [["mean VP by category", *(_CATEGORY_HEADS.get(c, c) for c in cats)]]
+    cats = mode_categories(t.mode)
+    crow = [["mean VP by category", *(CATEGORY_HEADS[c] for c in cats)]]
     for e in result.entrants:
         crow.append([e.label, *(f"{e.category_means[c]:.1f}" for c in cats)])
     categories = _table(crow, right=set(range(1, len(cats) + 1)))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -30,17 +29,7 @@ from typing import Any
 
 from .report import QUICK, Report, Workload
 from .server import server_process
-
-CHROMIUM_ENV = "QUADROPOLIS_CHROMIUM"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-first-run",
-]
+from .services import CHROMIUM_ENV, chromium, chromium_path
 
 #: In the page: resolves with performance.now() at the first frame showing the table with
 #: its tiles drawn.
@@ -73,7 +62,7 @@ _ARM = """() => {
 
 
 def _chromium() -> str:
-    path = os.environ.get(CHROMIUM_ENV, "/usr/bin/chromium")
+    path = chromium_path()
     if not Path(path).is_file():
         raise RuntimeError(
             f"bench web needs Chromium at {path} (apt-get install chromium, or set ${CHROMIUM_ENV})"
@@ -127,30 +116,24 @@ def _one_action(page: Any) -> bool:
 
 def measure(base: str, loads: int, clicks: int) -> tuple[list[float], list[float]]:
     """(table load times, click-to-updated-table times), in milliseconds."""
-    from playwright.sync_api import sync_playwright
-
     load_times: list[float] = []
     click_times: list[float] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
-        try:
-            for _ in range(loads):
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = context.new_page()
-                page.goto(_create_game(base), wait_until="commit")
-                load_times.append(float(page.evaluate(_TABLE_DRAWN)))
-                context.close()
-            while len(click_times) < clicks:
-                context = browser.new_context(viewport={"width": 1280, "height": 800})
-                page = context.new_page()
-                page.goto(_create_game(base))
-                page.wait_for_selector("main#main[data-version]")
-                while len(click_times) < clicks and _one_action(page):
-                    page.wait_for_function("n => window.__clickTimes.length >= n", arg=1)
-                    click_times.extend(float(t) for t in page.evaluate("window.__clickTimes.splice(0)"))
-                context.close()
-        finally:
-            browser.close()
+    with chromium(_chromium()) as browser:
+        for _ in range(loads):
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            page.goto(_create_game(base), wait_until="commit")
+            load_times.append(float(page.evaluate(_TABLE_DRAWN)))
+            context.close()
+        while len(click_times) < clicks:
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            page = context.new_page()
+            page.goto(_create_game(base))
+            page.wait_for_selector("main#main[data-version]")
+            while len(click_times) < clicks and _one_action(page):
+                page.wait_for_function("n => window.__clickTimes.length >= n", arg=1)
+                click_times.extend(float(t) for t in page.evaluate("window.__clickTimes.splice(0)"))
+            context.close()
     return load_times, click_times
 
 

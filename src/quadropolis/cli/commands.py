@@ -75,7 +75,7 @@ def _cities(docs: Iterator[Document]) -> Iterator[tuple[str, Any]]:
 
 def _config(args: argparse.Namespace, seed: int) -> GameConfig:
     return GameConfig(
-        mode=Mode(args.mode),
+        mode=Mode.parse(args.mode),
         players=args.players,
         seed=seed,
         urbanist_blocks=args.urbanist_blocks,

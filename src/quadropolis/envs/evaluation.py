@@ -267,10 +267,7 @@ def _template(
     mode: str, players: int, games: int, urbanist_blocks: str, all_parks_absorb: bool
 ) -> GameConfig:
     """The games' configuration without a seed; :class:`ConfigError` for a bad argument."""
-    try:
-        game_mode = Mode(mode)
-    except ValueError:
-        raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+    game_mode = Mode.parse(mode)
     template = GameConfig(
         mode=game_mode, players=players, urbanist_blocks=urbanist_blocks, all_parks_absorb=all_parks_absorb
     )

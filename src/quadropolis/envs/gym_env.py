@@ -110,10 +110,7 @@ class QuadropolisEnv(gymnasium.Env[ObsType, np.int64]):
         urbanist_blocks: str = "lines",
         all_parks_absorb: bool = False,
     ) -> None:
-        try:
-            game_mode = Mode(mode)
-        except ValueError:
-            raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+        game_mode = Mode.parse(mode)
         # Validates players and the variants.
         self._base = GameConfig(
             mode=game_mode,

@@ -146,10 +146,7 @@ class QuadropolisGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**DEFAULTS, **(params or {})}
-        try:
-            mode = Mode(p["mode"])
-        except ValueError:
-            raise ConfigError(f"mode must be 'classic' or 'expert', got {p['mode']!r}") from None
+        mode = Mode.parse(p["mode"])
         self.config = GameConfig(
             mode=mode,
             players=int(p["players"]),

@@ -107,10 +107,7 @@ class QuadropolisAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # pettin
         all_parks_absorb: bool = False,
     ) -> None:
         super().__init__()
-        try:
-            game_mode = Mode(mode)
-        except ValueError:
-            raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+        game_mode = Mode.parse(mode)
         self._base = GameConfig(
             mode=game_mode,
             players=players,

@@ -178,18 +178,6 @@ def _site(draw: ImageDraw.ImageDraw, state: GameState) -> None:
             draw.text((cx, cy), name, font=_font(10), anchor="mm", fill=_DIM)
 
 
-_TYPE_NAMES: Final = (
-    "tower block",
-    "shop",
-    "public service",
-    "park",
-    "factory",
-    "harbor",
-    "office tower",
-    "monument",
-)
-
-
 def _legend(draw: ImageDraw.ImageDraw, expert: bool) -> None:
     """The colours' meaning, under the site (office towers and monuments in Expert only)."""
     y = _SITE_Y + 2 * _SLOT + 5 * _SITE_CELL + 14
@@ -198,7 +186,7 @@ def _legend(draw: ImageDraw.ImageDraw, expert: bool) -> None:
         x = _SITE_X + (k % 3) * 118
         row_y = y + (k // 3) * 20
         draw.rectangle((x, row_y, x + 12, row_y + 12), fill=TYPE_COLOURS[t])
-        draw.text((x + 18, row_y + 6), _TYPE_NAMES[t], font=_font(12), anchor="lm", fill=_DIM)
+        draw.text((x + 18, row_y + 6), t.words, font=_font(12), anchor="lm", fill=_DIM)
 
 
 def _city(

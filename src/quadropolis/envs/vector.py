@@ -429,10 +429,7 @@ def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
 
 
 def _config(mode: str, players: int, urbanist_blocks: str, all_parks_absorb: bool) -> GameConfig:
-    try:
-        game_mode = Mode(mode)
-    except ValueError:
-        raise ConfigError(f"mode must be 'classic' or 'expert', got {mode!r}") from None
+    game_mode = Mode.parse(mode)
     # Validates players and the variants.
     return GameConfig(
         mode=game_mode, players=players, urbanist_blocks=urbanist_blocks, all_parks_absorb=all_parks_absorb

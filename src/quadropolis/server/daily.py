@@ -119,7 +119,7 @@ class DailyService:
             raise NotFound(f"there is no daily challenge of {day.isoformat()}")
         mode, players, levels = day_format(day, self.formats)
         config = GameConfig(
-            mode=Mode(mode),
+            mode=Mode.parse(mode),
             players=players,
             seed=secrets.randbits(62),
             first_player=secrets.randbelow(players),

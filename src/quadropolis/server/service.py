@@ -1135,7 +1135,7 @@ def _config(spec: CreateGame) -> GameConfig:
     if spec.guided and (spec.mode != "classic" or spec.players != 2):
         raise BadMessage("guided: the guided first game is a Classic game for 2 players")
     return GameConfig(
-        mode=Mode(spec.mode),
+        mode=Mode.parse(spec.mode),
         players=spec.players,
         seed=GUIDED_SEED if spec.guided else secrets.randbits(62),
         first_player=first,

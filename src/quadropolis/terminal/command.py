@@ -114,7 +114,7 @@ def _session(args: argparse.Namespace) -> tuple[PlaySession, str]:
         return session, f"Resumed {args.load}: {len(record.moves)} moves replayed ({where})."
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000_000)
     config = GameConfig(
-        mode=Mode(args.mode or "classic"),
+        mode=Mode.parse(args.mode or "classic"),
         players=args.players or 2,
         seed=seed,
         urbanist_blocks=args.urbanist_blocks or "lines",

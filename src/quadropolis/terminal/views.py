@@ -8,7 +8,7 @@ from typing import Final
 
 from ..outcome import Outcome, projected_score
 from ..render import CATEGORY_TITLES, render_legend, render_placement, render_score_sheet
-from ..scoring import CATEGORIES, CityScore
+from ..scoring import CityScore, mode_categories
 from ..tiles import Mode
 from .parts import city_block, recent_actions, status_line
 from .screen import Screen
@@ -65,8 +65,8 @@ def breakdown_line(score: CityScore, expert: bool) -> str:
     """A projected score by category, the categories that score only."""
     parts = [
         f"{CATEGORY_TITLES[c].lower()} {score.breakdown[c]:+d}"
-        for c in CATEGORIES
-        if score.breakdown[c] and (expert or c not in ("office_tower", "monument"))
+        for c in mode_categories(Mode.EXPERT if expert else Mode.CLASSIC)
+        if score.breakdown[c]
     ]
     return f"{score.total} VP = " + (", ".join(parts) if parts else "nothing yet")
 
