@@ -295,8 +295,7 @@ def test_final_rewards(mode: Mode, players: int) -> None:
         final_rewards(result, "elo")
 
 
-def test_the_readmes_observation_table_is_the_layout() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    if "`quadropolis.envs.layout_table()`" not in readme:
-        pytest.skip("the README has no section for researchers yet")
-    assert layout_table() in readme
+def test_the_rl_chapters_observation_table_is_the_layout() -> None:
+    chapter = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert "`quadropolis.envs.layout_table()`" in chapter
+    assert layout_table() in chapter
