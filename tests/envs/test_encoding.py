@@ -143,7 +143,7 @@ def test_configuration_parts() -> None:
         and v["variants"].tolist() == [0, 1]
     )
     assert v["square_exists"].all()
-    # RULES.md §5: r1c3 is in district 4 and numbered 1; r4c5 in district 3, numbered 4
+    # docs/rules.md §5: r1c3 is in district 4 and numbered 1; r4c5 in district 3, numbered 4
     assert v["square_district"][2, 3] == 1 and v["square_number"][2, 0] == 1
     assert v["square_district"][19, 2] == 1 and v["square_number"][19, 3] == 1
     # architect #5: squares numbered 5 or in district 5 (R16)

@@ -13,8 +13,8 @@ missing (lost), moves applied without being acknowledged once (duplicated), and 
 ``quadropolis-game/1`` record does not replay to the final state the clients saw.
 
 Each database is measured in each of :data:`MODES`: ``plain``; ``abuse``, with :func:`abuse`
-(the attacks of issue 21) running beside the games in a process of its own; ``logins``, with
-:func:`log_in` (issue 23: registrations, then logins at :data:`LOGINS_PER_SECOND`, a tenth of
+(the attacks of the abuse tests) running beside the games in a process of its own; ``logins``, with
+:func:`log_in` (registrations, then logins at :data:`LOGINS_PER_SECOND`, a tenth of
 them with a wrong password) in a process of its own, also reporting the logins' own latency.
 
 The server runs in its own process (``python -m quadropolis.server``, one bot worker), in
@@ -406,7 +406,7 @@ SYNC_FRAME = bytes([0x81, 0x80 | 16, 0, 0, 0, 0]) + b'{"type":"sync"} '  # maske
 
 
 def abuse(base: str, seconds: float) -> None:
-    """In its own process, for ``seconds``, the attacks of issue 21 on a busy server: one
+    """In its own process, for ``seconds``, the abuse tests' attacks on a busy server: one
     address keeps its maximum of all-expert bot games running; spectators flood the first
     running public games (reconnecting when refused); clients that never read ask for the
     whole state 20 times a second; :data:`ANALYSIS_LOOPS` clients ask for hints on ever new
@@ -535,7 +535,7 @@ async def _never_read(base: str, games: list[str], stop: float) -> None:
         writer.close()
 
 
-# --- logins beside it (issue 23) ----------------------------------------------------------
+# --- logins beside it ---------------------------------------------------------------------
 
 #: The login load: accounts registered first, then logins at a given rate (Poisson), each
 #: from one of many loopback addresses (as from many players), a share of them with a wrong
