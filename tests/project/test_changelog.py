@@ -94,3 +94,9 @@ def test_the_package_version_has_one_source() -> None:
     assert re.search(r'^__version__ = "([^"]+)"$', (SRC / "__init__.py").read_text(), re.M)
     web = json.loads((ROOT / "web" / "package.json").read_text(encoding="utf-8"))
     assert web["version"] == quadropolis.__version__
+
+
+def test_the_protocol_doc_states_the_protocols_version() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    stated = re.search(r"^This is version (\d+) of the protocol", text, re.M)
+    assert stated is not None and int(stated.group(1)) == PROTOCOL_VERSION
