@@ -218,7 +218,7 @@ _EXPERT_NUMBERS: Final = ("23113", "54254", "12312", "43554")
 GEOMETRY: Final[dict[Mode, Geometry]] = {m: Geometry(m) for m in Mode}
 
 #: _FLOOR_LIMIT[mode][type]: the most floors a building of that type has in that mode (the
-#: height limits of RULES.md §2; ``None``: the most in any mode).
+#: height limits of docs/rules.md §2; ``None``: the most in any mode).
 _FLOOR_LIMIT: Final[dict[Mode | None, dict[BuildingType, int]]] = {
     m: {t: GEOMETRY[m].max_floors.get(t, 1) for t in BuildingType} for m in Mode
 }

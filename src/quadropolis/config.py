@@ -1,5 +1,5 @@
 """A game's configuration: mode, player count, seed, first player and the variants of
-RULES.md §6 (explicit switches, default off)."""
+docs/rules.md §6 (explicit switches, default off)."""
 
 from __future__ import annotations
 

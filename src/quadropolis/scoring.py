@@ -1,4 +1,4 @@
-"""Exact optimal final scoring of one city (RULES.md §3-§5, rulings R11-R15).
+"""Exact optimal final scoring of one city (docs/rules.md §3-§5, rulings R11-R15).
 
 At game end the player chooses where every inhabitant and energy unit sits; the engine
 computes the placement that maximises the city's VP, then the inhabitants placed, then

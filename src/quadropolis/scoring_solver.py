@@ -1,4 +1,4 @@
-"""The exact optimiser behind :func:`quadropolis.scoring.score_city` (RULES.md §3-§5, R11-R15).
+"""The exact optimiser behind :func:`quadropolis.scoring.score_city` (docs/rules.md §3-§5, R11-R15).
 
 It finds which buildings to activate so that the city's key (VP, then inhabitants placed,
 then activated buildings; see :mod:`.scoring_groups`) is the largest, without enumerating the

@@ -1,4 +1,4 @@
-"""VP tables of the final scoring (RULES.md §4, R11-R15) and the two VP rules that look at
+"""VP tables of the final scoring (docs/rules.md §4, R11-R15) and the two VP rules that look at
 shapes rather than counts: harbor runs (R14) and office-tower groups (R15).
 
 The leaf of the scoring modules: :mod:`.scoring_groups`, :mod:`.scoring_solver` and

@@ -15,7 +15,7 @@ SIDES: Final = "TBLR"
 SLOT_NAMES: Final[tuple[str, ...]] = tuple(f"{side}{line}" for side in SIDES for line in range(1, 6))
 SLOT_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(SLOT_NAMES)}
 
-#: Urbanist blocking variants (RULES.md §6): "lines" is the rule (R5), "square" the variant.
+#: Urbanist blocking variants (docs/rules.md §6): "lines" is the rule (R5), "square" the variant.
 URBANIST_BLOCKS: Final = ("lines", "square")
 
 

@@ -449,7 +449,7 @@ def test_leaf_value_blends_the_score_now_with_the_fed_score() -> None:
 
 def _leaf_phases(monkeypatch: pytest.MonkeyPatch, state: object, **params: object) -> list[tuple[int, int]]:
     """(phase, round) of every leaf a short search evaluates (the Python search, whose leaves
-    can be watched; the native one is the same search, tests/test_native_search.py)."""
+    can be watched; the native one is the same search, tests/native/test_search.py)."""
     seen: list[tuple[int, int]] = []
     real = mcts.reward
 

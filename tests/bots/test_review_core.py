@@ -21,7 +21,7 @@ from quadropolis.outcome import outcome
 from quadropolis.playout import random_game
 from quadropolis.record import GameRecord, replay
 
-#: A small budget: the tests check behaviour, not strength (the README measures that).
+#: A small budget: the tests check behaviour, not strength (docs/cli.md measures that).
 BUDGET = 4000
 
 

@@ -1,5 +1,5 @@
 """The command line, run in-process through ``main`` and, for the console script, as a real
-subprocess. Expected scores are worked out by hand from RULES.md."""
+subprocess. Expected scores are worked out by hand from docs/rules.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command line against hostile or unusual input (issue #7): deeply nested JSON and huge
+"""The command line against hostile or unusual input: deeply nested JSON and huge
 integer literals, streamed JSON Lines, a reader that goes away, megabyte-long values in
 messages, records written by ``simulate --records``, seat names, the legend, the quick
 benchmark's workload and the rules in ``--help``.
@@ -511,7 +511,7 @@ def test_bench_full_run_measures_what_it_measured_before(
 
     code, _, _ = run(capsys, "bench", "engine")
     assert code == 0 and bench_calls == [("engine", 5, FULL)]
-    # The README's figures: 2 s of playouts and of search, 1,000 cities, 8 decisions, 5 runs.
+    # The figures of docs/performance.md: 2 s of playouts and of search, 1,000 cities, 8 decisions, 5 runs.
     assert (FULL.repeat, FULL.playout_seconds, FULL.scoring_cities, FULL.mcts_seconds) == (5, 2.0, 1000, 2.0)
     assert FULL.level_positions == tuple(range(8))
     assert QUICK.playout_seconds * 4 + QUICK.mcts_seconds * 4 <= 1.0

@@ -469,7 +469,7 @@ def test_bot_moves_are_reproducible_and_see_no_seed() -> None:
     assert any(isinstance(m, (Build, Discard)) for m in a)
 
 
-# --- issue #7 part 4: terminal polish -------------------------------------------------------
+# --- terminal polish ---------------------------------------------------------------------
 
 CLEAR = "\x1b[H\x1b[2J"
 

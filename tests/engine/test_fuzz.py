@@ -1,4 +1,4 @@
-"""Fuzzing the API's untrusted inputs (issue #7): saved states, game records, cities, move
+"""Fuzzing the API's untrusted inputs: saved states, game records, cities, move
 notation and hand-built moves.
 
 Seeded mutation loops over real documents (deterministic, so a failure reproduces from the
@@ -51,7 +51,7 @@ def _deep(depth: int) -> Json:
     return v
 
 
-#: Replacement values: the classes of value that broke validation before (issue #7).
+#: Replacement values: the classes of value that broke validation before.
 ODD_VALUES: list[Json] = [
     None,
     True,

@@ -1,4 +1,4 @@
-"""Illegal-move reasons as codes and values (issue 22): every refusal the rules give has a
+"""Illegal-move reasons as codes and values: every refusal the rules give has a
 stable code of ILLEGAL_MESSAGES, its English sentence is made from its values, and the error
 raised by either engine carries both."""
 

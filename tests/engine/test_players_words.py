@@ -1,4 +1,4 @@
-"""Every message a player can read from the engine uses the players' words (issue 22): the
+"""Every message a player can read from the engine uses the players' words: the
 rulebook's building names, never an identifier such as ``tower_block``.
 
 The illegal-move messages are collected by trying every move of the notation (all 100 takes,

@@ -1,4 +1,4 @@
-"""Scenario tests of the rules of play, one or more per ruling (RULES.md)."""
+"""Scenario tests of the rules of play, one or more per ruling (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ B = BuildingType
 
 def test_r1_twenty_slots_and_counting_from_the_slots_own_side() -> None:
     assert len(SLOT_NAMES) == 20 and len(set(SLOT_NAMES)) == 20
-    # RULES.md example: left end of row 4 with #3 -> row 4, column 3; right end -> 3rd from right.
+    # docs/rules.md's example: left end of row 4 with #3 -> row 4, column 3; right end -> 3rd from right.
     assert square_name(DESIGNATED[slot("L4")][3]) == "r4c3"
     assert square_name(DESIGNATED[slot("R4")][3]) == "r4c3"
     assert square_name(DESIGNATED[slot("R4")][1]) == "r4c5"
@@ -409,7 +409,7 @@ def _seats_in_order(s, rounds: int = 1):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("mode", list(Mode))
 def test_s2_r10_order_of_play_starts_from_the_rounds_first_player_whatever_the_mayor_does(mode: Mode) -> None:
-    """RULES.md §2 and R10: every turn of a round starts with the seat that held the mayor
+    """docs/rules.md §2 and R10: every turn of a round starts with the seat that held the mayor
     when the round began; a mayor built mid-round changes the order only from the next round."""
     s = with_site(game(mode, players=3), {"r1c5": None, "r3c1": "T1m"})
     assert s.starter == s.mayor == 0

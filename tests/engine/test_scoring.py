@@ -1,4 +1,4 @@
-"""Final scoring (RULES.md §3-§5, R11-R15): hand-built scenarios whose expected values are
+"""Final scoring (docs/rules.md §3-§5, R11-R15): hand-built scenarios whose expected values are
 worked out from the rule text in the comments, and a property test against the brute force
 of ``tests/support/brute_force.py``."""
 

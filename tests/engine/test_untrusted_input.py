@@ -1,4 +1,4 @@
-"""Hardening found by fuzzing (issue #7): untrusted input (saved games, city files, bot specs,
+"""Hardening found by fuzzing: untrusted input (saved games, city files, bot specs,
 hand-built moves) gives a domain error with a short, precise message, never another
 exception, a hang, or an error while formatting the error."""
 

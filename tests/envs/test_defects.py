@@ -1,4 +1,4 @@
-"""The research kit's defects (issue 24), each pinned: the illegal-action penalty never beats a
+"""The research kit's defects, each pinned: the illegal-action penalty never beats a
 legal finish, ``render_mode="rgb_array"``, the mask once an episode is over, OpenSpiel's
 declared bounds, ``normalize=True`` and the global ``state()``."""
 

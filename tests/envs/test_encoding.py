@@ -143,7 +143,7 @@ def test_configuration_parts() -> None:
         and v["variants"].tolist() == [0, 1]
     )
     assert v["square_exists"].all()
-    # RULES.md §5: r1c3 is in district 4 and numbered 1; r4c5 in district 3, numbered 4
+    # docs/rules.md §5: r1c3 is in district 4 and numbered 1; r4c5 in district 3, numbered 4
     assert v["square_district"][2, 3] == 1 and v["square_number"][2, 0] == 1
     assert v["square_district"][19, 2] == 1 and v["square_number"][19, 3] == 1
     # architect #5: squares numbered 5 or in district 5 (R16)
@@ -295,8 +295,7 @@ def test_final_rewards(mode: Mode, players: int) -> None:
         final_rewards(result, "elo")
 
 
-def test_the_readmes_observation_table_is_the_layout() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    if "`quadropolis.envs.layout_table()`" not in readme:
-        pytest.skip("the README has no section for researchers yet")
-    assert layout_table() in readme
+def test_the_rl_chapters_observation_table_is_the_layout() -> None:
+    chapter = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert "`quadropolis.envs.layout_table()`" in chapter
+    assert layout_table() in chapter

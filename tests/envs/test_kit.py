@@ -1,4 +1,4 @@
-"""The research kit (issue 24 items 1 and 3): opponents as objects, self-play and a league,
+"""The research kit: opponents as objects, self-play and a league,
 the evaluation protocol and policies entering the arena."""
 
 from __future__ import annotations

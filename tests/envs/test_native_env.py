@@ -1,5 +1,5 @@
 """The Gymnasium and PettingZoo envs with the compiled engine selected (their observations and
-masks computed natively from the game's native twin, issue 19) give exactly what they give
+masks computed natively from the game's native twin) give exactly what they give
 with the Python engine: observations, masks, rewards, terminations, global states, step after
 step."""
 

@@ -1,6 +1,6 @@
-"""The RL docs run: every fenced ``python`` block of the README's researchers' section ("For
-researchers", up to the next top-level section) is executed alone, in a fresh namespace, as
-a reader would paste it; blocks that train do so at the tiny budgets the docs give them."""
+"""The RL docs run: every fenced ``python`` block of the researchers' chapter (``docs/rl.md``)
+is executed alone, in a fresh namespace, as a reader would paste it; blocks that train do so
+at the tiny budgets the docs give them."""
 
 from __future__ import annotations
 
@@ -12,22 +12,17 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## For researchers"
+CHAPTER = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 #: Packages of the ``train`` extra a block may import: without them the block is skipped.
 OPTIONAL = ("stable_baselines3", "sb3_contrib", "torch")
 
 
 def rl_blocks() -> list[tuple[int, str]]:
-    """The researchers' section's python blocks, each with the README line it starts on."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    end = text.find("\n## ", start + len(SECTION))
-    section = text[start : end if end >= 0 else len(text)]
-    first_line = text[:start].count("\n") + 1
+    """The chapter's python blocks, each with the line it starts on."""
+    text = CHAPTER.read_text(encoding="utf-8")
     return [
-        (first_line + section[: m.start()].count("\n"), m.group(1))
-        for m in re.finditer(r"^```python\n(.*?)^```", section, re.MULTILINE | re.DOTALL)
+        (text[: m.start()].count("\n") + 1, m.group(1))
+        for m in re.finditer(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     ]
 
 
@@ -35,20 +30,20 @@ BLOCKS = rl_blocks()
 
 
 def test_the_section_has_its_blocks() -> None:
-    """The extraction finds the section's examples (a renamed heading would skip them all)."""
+    """The extraction finds the chapter's examples (a moved chapter would skip them all)."""
     assert len(BLOCKS) >= 6
     assert any("SelfPlay" in code for _, code in BLOCKS)
     assert any("QuadropolisSB3VecEnv" in code for _, code in BLOCKS)
 
 
-@pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"README.md:{line}" for line, _ in BLOCKS])
+@pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"docs/rl.md:{line}" for line, _ in BLOCKS])
 def test_every_python_block_of_the_rl_docs_runs(line: int, code: str) -> None:
     for package in OPTIONAL:
         if re.search(rf"^\s*(from|import) {package}\b", code, re.MULTILINE):
             pytest.importorskip(package)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "__readme__"})
+        exec(compile(code, f"docs/rl.md:{line}", "exec"), {"__name__": "__docs__"})
 
 
 def test_arena_help_says_out_needs_a_json_or_csv_path(

@@ -119,7 +119,7 @@ def _quadropolis(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     ids=lambda o: "-".join(o[1::2]),
 )
 def test_simulate_is_byte_identical_under_both_engines(options: tuple[str, ...], tmp_path: Path) -> None:
-    """The issue's acceptance test: ``simulate --json --records`` writes the very same bytes
+    """The compiled engine's acceptance test: ``simulate --json --records`` writes the very same bytes
     with either engine (moves, scores, winners, records with their results)."""
     if not _native_built():
         pytest.skip("the compiled engine is not built here")

@@ -1,11 +1,12 @@
-"""The help texts agree with each other and with what the program does (issue 22):
+"""The help texts agree with each other and with what the program does:
 
 * every text the browser client shows (the sentences of web/src) uses the players' words,
   never an identifier such as ``tower_block``;
 * the top-level ``quadropolis --help`` lists every command, each with a one-line description,
   and says what the program is for (play and serve included);
 * the bot levels are the same in the one level table (``quadropolis.bots.LEVELS``), the
-  README's server section, ``quadropolis serve --help`` and the browser's lobby."""
+  server chapter (``docs/server.md``), the README's and the browser chapter's lists,
+  ``quadropolis serve --help`` and the browser's lobby."""
 
 from __future__ import annotations
 
@@ -98,14 +99,14 @@ def test_top_level_help_lists_every_command_in_a_line(capsys: pytest.CaptureFixt
 
 def test_the_level_list_agrees_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
     levels = list(LEVELS)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    serve = readme[readme.index("## Online play: the game server") :]
+    serve = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
     bots = serve[serve.index("* **Bots**") :]
     bots = bots[: bots.index("\n* ")]
     said = bots[bots.index("A seat is") : bots.index("the levels of")]
     assert re.findall(r"`(\w+)`", said) == levels
-    browser = readme[readme.index("## Play in the browser") :]
-    assert f"bot ({', '.join(f'`{x}`' for x in levels)}:" in browser
+    for page in ("README.md", "docs/play.md"):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert f"bot ({', '.join(f'`{x}`' for x in levels)}:" in text, page
     assert f"Bot seats: {', '.join(levels)} " in _help(["serve"], capsys)
     types = (WEB_SRC / "types.ts").read_text(encoding="utf-8")
     lobby = re.search(r"export const LEVELS = \[([^\]]*)\] as const;", types)

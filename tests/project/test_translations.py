@@ -1,4 +1,4 @@
-"""The browser's catalogues (web/src/locales/*.json) against the core (issue 22): every reason
+"""The browser's catalogues (web/src/locales/*.json) against the core: every reason
 the rules give for refusing a move (quadropolis.rules.ILLEGAL_MESSAGES, the codes the server
 sends) has its words in every language, using only the values the core sends with it, and no
 catalogue shows a player an identifier such as ``tower_block``."""

@@ -1,4 +1,4 @@
-"""What one visitor must not be able to spoil for the others (issue 21): each test runs the
+"""What one visitor must not be able to spoil for the others: each test runs the
 attack against a real server process over real sockets on loopback, in bounded loops, and
 asserts the victim's experience. Several visitors are told apart by their source address:
 the whole of 127.0.0.0/8 is this machine, so a client bound to 127.0.0.2 is another address

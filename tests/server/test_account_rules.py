@@ -1,4 +1,4 @@
-"""The accounts' rules without a server (issue 23): usernames, their look-alike skeletons,
+"""The accounts' rules without a server: usernames, their look-alike skeletons,
 passwords, and the login throttle's backoff and per-account rule on a clock the test moves."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A logged-in player's seats on any device over the websocket (issue 23 item 2): ``auth``
+"""A logged-in player's seats on any device over the websocket: ``auth``
 with ``account`` acts for the seats of the session's account, only from the server's own
 origin; against a real server process on SQLite and PostgreSQL."""
 

@@ -1,4 +1,4 @@
-"""The accounts' storage (issue 23): migration ``0005`` upgrades a database of the previous
+"""The accounts' storage: migration ``0005`` upgrades a database of the previous
 version without losing a game, and the repository's rules (unique usernames ignoring case,
 sessions expiring, deleting an account keeping its games) on SQLite and PostgreSQL."""
 

@@ -1,4 +1,4 @@
-"""Accounts and "My games" (issue 23) against a real server process, on SQLite and on
+"""Accounts and "My games" against a real server process, on SQLite and on
 PostgreSQL: registration, sessions, CSRF, throttling, username rules, seats held by accounts,
 and deleting an account without losing its games."""
 

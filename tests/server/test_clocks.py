@@ -1,4 +1,4 @@
-"""Clocks (issue 23 item 3) on SQLite and PostgreSQL: a game's time per move, the deadline
+"""Clocks on SQLite and PostgreSQL: a game's time per move, the deadline
 stored with every action, the bot playing the move whose time ran out (also after a restart,
 for a game no process has loaded), correspondence games outliving the usual expiry, and the
 migration ``0007`` upgrading a database of the previous version. The clock scale setting

@@ -1,4 +1,4 @@
-"""The server's edges under abuse, against a real server process (issue 21 items 6, 13, 14):
+"""The server's edges under abuse, against a real server process:
 whose address a request counts on (no proxy header trusted unless configured; IPv6 by /64),
 the security headers of every response and no third-party script on the origin, per-address
 HTTP rate limits, slow header senders cut off, and cheap requests kept cheap (wrong tokens

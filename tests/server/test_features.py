@@ -1,4 +1,4 @@
-"""The server features the browser client needs (issue #9), against a real server process:
+"""The server features the browser client needs, against a real server process:
 ``build_options`` and ``analysis`` in the view, ``result.placements`` and ``decided_by`` at
 the end, running games listed to watch, ``POST /api/replay``, and analysis (hints) of a game
 or a record — with the guarantees that no reply leaks the seed of a running game, that a
@@ -325,7 +325,7 @@ def test_games_stored_before_the_analysis_migration_default_to_no_analysis(tmp_p
     store.close()
 
 
-# --- a new player's first hour (issue #22) ---------------------------------------------------
+# --- a new player's first hour ---------------------------------------------------------------
 
 
 def test_the_guided_game_is_dealt_the_lessons_deal(http: httpx.Client) -> None:

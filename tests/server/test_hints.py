@@ -1,4 +1,4 @@
-"""The hint ("what would hard play here?", issue 20 item 4, issue 22's reproducible hints):
+"""The hint ("what would hard play here?", reproducible):
 computed in a bot worker by the native search, with the ``hard`` level's fixed iteration
 budget and no time cap, so the same position gets the same hint on a loaded machine, equal
 to the in-process search of the same budget (and to the Python search, draw for draw)."""

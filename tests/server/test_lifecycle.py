@@ -1,4 +1,4 @@
-"""A game's life cycle against a real server process (issue 21 item 5): a waiting game is
+"""A game's life cycle against a real server process: a waiting game is
 cancelled by its creator or left by a player, a running game is resigned (a forfeit: the
 game of two ends, a bot plays the seat of a larger one), idle games expire from the lobby and
 from the quota, nothing is replayed at start-up, and a database of the previous schema is

@@ -1,4 +1,4 @@
-"""Argon2 hashing beside the games (issue 23's server bench): in threads of its own, at a
+"""Argon2 hashing beside the games (as the server bench's logins do): in threads of its own, at a
 lower priority than the event loop's, and bounded — a burst of logins is refused past the
 queue instead of piling up CPU work."""
 

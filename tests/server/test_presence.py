@@ -1,4 +1,4 @@
-"""Presence flapping against a real server process (issue 21 item 4): a seat holder connecting
+"""Presence flapping against a real server process: a seat holder connecting
 and closing in a loop costs a bounded number of database writes and state pushes per second
 (they are coalesced per game), and another client's round trips stay quick meanwhile."""
 

@@ -1,4 +1,4 @@
-"""Ratings' storage and rules (issue 23) on SQLite and PostgreSQL: migration ``0008`` upgrades a
+"""Ratings' storage and rules on SQLite and PostgreSQL: migration ``0008`` upgrades a
 database of the previous version with its finished games (settled afterwards), a game is
 settled once however often it is tried (restart, two processes at once), concurrent
 finishes of one player's games both count, ties follow the core's ranking, and which games

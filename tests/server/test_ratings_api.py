@@ -1,4 +1,4 @@
-"""Ratings, leaderboards and profiles (issue 23) through a real server process, on SQLite and
+"""Ratings, leaderboards and profiles through a real server process, on SQLite and
 PostgreSQL: a rated game against a bot changes both ratings and shows on the leaderboard and
 the profile; a hotseat game is settled unrated; a game the server finished but did not settle
 (it stopped in between) is settled by the next server, with the same changes."""

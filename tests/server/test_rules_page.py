@@ -1,4 +1,4 @@
-"""The rules in the app (issue 22): the server serves the rules page at ``/rules`` (the rules
+"""The rules in the app: the server serves the rules page at ``/rules`` (the rules
 of record, docs/rules.md and docs/tiles.md, rendered by the client's build), with an anchor
 per ruling and every link inside the page leading somewhere; the tile manifest explains each
 tile in the players' words."""

@@ -1,4 +1,4 @@
-"""The daily challenge, rematches and table chat (issue 23 items 6-7) against a real server
+"""The daily challenge, rematches and table chat against a real server
 process, on SQLite and on PostgreSQL: one daily game per account even when requests race,
 the day's leaderboard, guests unranked; a rematch at the same seats with seats kept for their
 players, declined or joined; table chat with hostile lines refused, rate-limited, kept."""

@@ -1,4 +1,4 @@
-"""The storage of the daily challenge, rematches and table chat (issue 23 items 6-7): migration
+"""The storage of the daily challenge, rematches and table chat: migration
 ``0006`` upgrades a database of the previous version without losing a game or an account,
 and the repository's rules (one entry per account and day, one rematch per game, chat kept
 bounded) on SQLite and PostgreSQL."""

@@ -1,4 +1,4 @@
-"""An obviously-correct reference for the final scoring (RULES.md §3-§5), for tests only.
+"""An obviously-correct reference for the final scoring (docs/rules.md §3-§5), for tests only.
 
 It shares no code with ``quadropolis.scoring``: adjacency, districts, runs and office groups
 are recomputed here from rows and columns, straight from the rule text. It enumerates every
@@ -40,7 +40,7 @@ MONUMENT = {
     BT.SHOP: 3,
     BT.PARK: 5,
 }
-EXPERT_DISTRICTS = ("11422", "11422", "55433", "55433")  # RULES.md §5
+EXPERT_DISTRICTS = ("11422", "11422", "55433", "55433")  # docs/rules.md §5
 
 NEEDS_ENERGY = {BT.TOWER_BLOCK, BT.SHOP, BT.OFFICE_TOWER}
 NEEDS_INHABITANT = {BT.PUBLIC_SERVICE, BT.FACTORY, BT.HARBOR, BT.OFFICE_TOWER}

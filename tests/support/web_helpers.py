@@ -160,7 +160,7 @@ def no_script_errors(page: Any) -> None:
 
 
 def shot(page: Any, name: str, full_page: bool = False) -> Path:
-    """Save a screenshot into docs/screenshots/ (the files the README shows)."""
+    """Save a screenshot into docs/screenshots/ (the files the README and the docs show)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.wait_for_timeout(250)  # let the last transition settle

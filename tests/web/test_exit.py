@@ -1,4 +1,4 @@
-"""Ways out of a game in the browser (issue 22 item 5): the creator cancels a waiting game, a
+"""Ways out of a game in the browser: the creator cancels a waiting game, a
 player who joined leaves it, a player resigns a running game after a confirmation that says
 what follows (in a game of two: a loss, the game ends), and the lobby says what to do when
 the unfinished-games limit is reached."""

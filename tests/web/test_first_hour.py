@@ -1,4 +1,4 @@
-"""A new player's first hour (issue #22), in Chromium against a real server: the guided first
+"""A new player's first hour, in Chromium against a real server: the guided first
 game played to its end (lessons at their moments, left and resumed, the final scoring category
 by category), a slot that would take nothing shown as such, builds valued now and once fed
 (as the server's ``build_options`` say), every action animated (and nothing animated under

@@ -186,7 +186,7 @@ def test_the_replay_viewer_steps_back_and_forth(server: Server, browser: Any) ->
     page.wait_for_function("() => !document.querySelector('.move-count .spinner')")
     want = expected_site(record, target - 1)
     assert settled_site(page, want) == want
-    # A finished game's replay offers the analysis (issue 22): the hint answers for this position.
+    # A finished game's replay offers the analysis: the hint answers for this position.
     page.get_by_role("button", name="What would hard play here?").click()
     page.locator("section.analysis ol.candidates li.best").wait_for(timeout=60_000)
     assert f"after move {target - 1}" in page.locator("section.analysis .analysis-for").inner_text()

@@ -1,4 +1,4 @@
-"""Accounts in the browser (issue 23): register in one browser, log in from a second one
+"""Accounts in the browser: register in one browser, log in from a second one
 (its own cookies and storage) and see the same "My games"; log out."""
 
 from __future__ import annotations

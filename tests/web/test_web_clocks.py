@@ -1,4 +1,4 @@
-"""Seats on any device and clocks in the browser (issue 23 items 2-3): a logged-in player
+"""Seats on any device and clocks in the browser: a logged-in player
 opens their game from "My games" in a second browser (only its session: no seat token) and
 plays a move there; a correspondence game's move whose time ran out is played by the bot,
 then the player moves on. The server runs with ``--clock-scale 0.0001`` (a day per move

@@ -1,4 +1,4 @@
-"""Ratings in the browser (issue 23): a logged-in player plays a rated game against an easy bot
+"""Ratings in the browser: a logged-in player plays a rated game against an easy bot
 to the end, sees the rating change on the end screen, finds the game, the rating and its
 history chart on the profile page, and themself on the lobby's leaderboard."""
 

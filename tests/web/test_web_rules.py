@@ -1,4 +1,4 @@
-"""The rules in the app, in a real browser (issue 22): the rules page at ``/rules`` lands on a
+"""The rules in the app, in a real browser: the rules page at ``/rules`` lands on a
 ruling's heading from its anchor at laptop and phone sizes; a ruling cited by an illegal-move
 message is a link that opens the rules page on that ruling; the header and the help dialog
 lead to the rules; every tile on the site carries its tooltip from the tile manifest."""

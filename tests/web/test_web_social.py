@@ -1,4 +1,4 @@
-"""The daily challenge, rematch and table chat in the browser (issue 23 items 6-7): an account
+"""The daily challenge, rematch and table chat in the browser: an account
 plays the day's challenge by clicks and finds itself on the day's leaderboard; two players
 rematch from the end screen; the table chat reaches the other player, shows markup as text,
 and stays muted after a reload once muted."""

@@ -1,4 +1,4 @@
-"""Every visible text in the player's language and one tile notation (issue 22), in Chromium:
+"""Every visible text in the player's language and one tile notation, in Chromium:
 an illegal move refused in French with its ruling still a link, the move log naming tiles as
 the site draws them, a language's catalogue fetched only when it is chosen, and a tile's
 explanation reachable by a tap on a phone. Screenshots of the log (laptop) and of the French

@@ -1,4 +1,4 @@
-// Accounts (issue 23): the session lives in an HttpOnly cookie the page never sees; these
+// Accounts: the session lives in an HttpOnly cookie the page never sees; these
 // calls only say who is logged in and list their games.
 import { request, type CreateSpec } from "./api";
 import type { Created } from "./types";

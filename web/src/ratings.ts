@@ -1,4 +1,4 @@
-// Ratings, leaderboards and profiles (issue 23): the server's replies and how a rating reads.
+// Ratings, leaderboards and profiles: the server's replies and how a rating reads.
 // The server computes everything (OpenSkill, the ranking, the statistics); this only shows it.
 import { request } from "./api";
 import { t } from "./i18n";

@@ -1,4 +1,4 @@
-// The daily challenge, rematches and table chat (issue 23 items 6-7): their HTTP calls, the
+// The daily challenge, rematches and table chat: their HTTP calls, the
 // shareable result line, and the chat's mute switch (kept in this browser).
 import { request } from "./api";
 import { t } from "./i18n";

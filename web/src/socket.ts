@@ -69,7 +69,7 @@ export class GameSocket {
     private events: GameSocketEvents,
     private factory: SocketFactory = (url) => new WebSocket(url),
     private base: string = defaultBase(),
-    /** Also act for the seats of the logged-in account (its session cookie, issue 23). */
+    /** Also act for the seats of the logged-in account (its session cookie). */
     private account = false,
   ) {}
 

@@ -1,4 +1,4 @@
-// Every player-visible string added for a new player's first hour (issue #22): the table's
+// Every player-visible string added for a new player's first hour: the table's
 // explanations, the touch controls, animation and sound, the bot's progress and the lobby's
 // new choices. Each entry reads its words from the current language's catalogue
 // (locales/*.json, keys text.*) when it is used; the guided game's lessons are data of

@@ -1,4 +1,4 @@
-// Your-turn signals (issue 23): the tab's title (set by the game page), a badge on the
+// Your-turn signals: the tab's title (set by the game page), a badge on the
 // favicon, and, where the player switched them on and the browser allows them, a Web
 // Notification when the turn comes while the page is hidden. Permission is asked only from
 // the player's click on the toggle (browsers refuse or penalise asking unprompted).

@@ -180,7 +180,7 @@ export interface View {
   slots?: Record<string, SlotArchitect>;
   blocked_slots?: string[];
   take_options?: TakeOption[];
-  /** The table's clock (issue 23): time per move as chosen, and the deadline (seconds since
+  /** The table's clock: time per move as chosen, and the deadline (seconds since
    *  the epoch, server-authoritative) of the move being played; null without a clock. */
   clock?: Clock | null;
 }

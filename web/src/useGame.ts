@@ -25,7 +25,7 @@ export interface GameHandle {
 /** Chat lines a page keeps (the server keeps as many). */
 const CHAT_SHOWN = 50;
 
-/** `account`: the browser is logged in; its account's seats are played too (issue 23). */
+/** `account`: the browser is logged in; its account's seats are played too. */
 export function useGame(game: string, tokens: string[], account = false): GameHandle {
   const [view, setView] = useState<View | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>("connecting");

@@ -1,4 +1,4 @@
-// The clock (issue 23): how the time left reads, and the create form's time per move.
+// The clock: how the time left reads, and the create form's time per move.
 import { describe, expect, it } from "vitest";
 import { clockText, perMoveWords } from "../src/components/Clock";
 import { createSpec, FIRST_CHOICES, MOVE_TIMES } from "../src/components/Lobby";

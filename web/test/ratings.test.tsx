@@ -1,4 +1,4 @@
-// Ratings in the client (issue 23): profile links route to the profile page, changes read with
+// Ratings in the client: profile links route to the profile page, changes read with
 // their sign, bot levels by their players' name, and the history chart draws one dot per game
 // inside its frame.
 import renderToString from "preact-render-to-string";

@@ -1,4 +1,4 @@
-// Issue 22's last English strings: in every other language, the lobby's level descriptions,
+// The last English strings translated: in every other language, the lobby's level descriptions,
 // the account panel and the slots' screen-reader words are the catalogue's, and no known
 // English phrase is left among them.
 import renderToString from "preact-render-to-string";
@@ -56,7 +56,7 @@ function panelsAndPreviews(): string {
   ].join("\n");
 }
 
-describe("issue 22's last English strings", () => {
+describe("the last English strings translated", () => {
   afterEach(async () => {
     await setLanguage("en");
   });

@@ -28,7 +28,7 @@ struct Config {
     int8_t mode;           // Mode
     int8_t players;        // 2-4
     int8_t first_player;   // seat holding the mayor in round 1
-    bool square_variant;   // urbanist_blocks == "square" (RULES.md §6); false: R5's lines
+    bool square_variant;   // urbanist_blocks == "square" (docs/rules.md §6); false: R5's lines
     bool all_parks_absorb; // §6 variant
 };
 

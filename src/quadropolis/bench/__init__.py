@@ -8,7 +8,7 @@ needs the ``rl`` extra), ``ladder`` (:mod:`.ladder`: the cost of each opponent o
 ladder and the ``neural`` bot's time per move; needs the ``rl`` extra), ``server``
 (:mod:`.server`) and ``web`` (:mod:`.web`). A section's module is imported only when it
 runs, so a missing extra never breaks the others.
-Workloads (:mod:`.report`): :data:`FULL`, what the README's figures measure, and
+Workloads (:mod:`.report`): :data:`FULL`, what the docs' figures measure, and
 :data:`QUICK`, a smoke run of a few seconds. Figures are measured here only (never in timed
 unit tests). May import the standard library, the rules core and the public API of the
 application packages it measures."""

@@ -2,12 +2,12 @@
 compiled one in the same run, alternating (Python, native, Python, native...) so that a busy
 machine slows both alike, each figure the median of the runs, and their ratio.
 
-Workloads (the native engine issue's goals in brackets): random 4-player Classic and
+Workloads (the compiled engine's goals in brackets): random 4-player Classic and
 2-player Expert playouts with the final scoring of every city (≥ 16×), the exact scoring of
 a full Expert city from the fixed corpus, median (≥ 20×), one ``greedy`` move over positions
 spread through 2-player games (≥ 20×), and, with the ``rl`` extra, steps of the Gymnasium
 env against ``greedy`` (≥ 20×); and MCTS simulations per second in every mode and player count
-(the search issue's goal: ≥ 10×), the same search with the same settings: ``bots.mcts``'s
+(the native search's goal: ≥ 10×), the same search with the same settings: ``bots.mcts``'s
 Python search on the Python engine against the compiled search. Without the compiled engine
 the section says so and measures nothing. Each ratio is followed by its goal and a verdict
 (✓ reached, ✗ not reached)."""
@@ -34,7 +34,7 @@ from .report import Report, Workload
 #: The engines compared, in the order each run alternates them.
 _ENGINES = ("python", "native")
 
-#: The goal of each workload's ratio (the native engine issue's and the search issue's), by
+#: The goal of each workload's ratio (the compiled engine's and the native search's), by
 #: figure key; each ratio is followed by its verdict against the goal.
 GOALS = {
     "score_expert_median": 20.0,

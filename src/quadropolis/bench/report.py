@@ -33,7 +33,8 @@ class Workload:
     level_positions: tuple[int, ...]
 
 
-#: What ``quadropolis bench`` measures (the README's figures): unchanged since they were taken.
+#: What ``quadropolis bench`` measures (the figures of docs/performance.md and the other chapters):
+#: unchanged since they were taken.
 FULL: Final = Workload(
     repeat=5, playout_seconds=2.0, scoring_cities=1000, mcts_seconds=2.0, level_positions=tuple(range(8))
 )

@@ -13,13 +13,12 @@ missing (lost), moves applied without being acknowledged once (duplicated), and 
 ``quadropolis-game/1`` record does not replay to the final state the clients saw.
 
 Each database is measured in each of :data:`MODES`: ``plain``; ``abuse``, with
-:func:`.server_loads.abuse` (the attacks of issue 21) running beside the games in a process
-of its own; ``logins``, with :func:`.server_loads.log_in` (issue 23: registrations, then
-logins at :data:`.server_loads.LOGINS_PER_SECOND`, a tenth of them with a wrong password) in
-a process of its own, also reporting the logins' own latency.
+:func:`.server_loads.abuse` (the attacks of the abuse tests) running beside the games in a
+process of its own; ``logins``, with :func:`.server_loads.log_in` (registrations, then logins
+at :data:`.server_loads.LOGINS_PER_SECOND`, a tenth of them with a wrong password) in a
+process of its own, also reporting the logins' own latency.
 
-The server runs in its own process (``python -m quadropolis.server``, one bot worker), in
-this process's session (a quiet-machine tool that renices other sessions leaves it alone);
+The server runs in its own process (``python -m quadropolis.server``, one bot worker), and
 the clients run in :data:`CLIENT_PROCESSES` processes of their own (one was itself a
 bottleneck). All share the machine, so the latency includes the scheduling of the clients,
 and the clients' own loop lag is reported. ``repeat`` is not used: each run's percentiles

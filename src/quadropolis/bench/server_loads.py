@@ -75,7 +75,7 @@ SYNC_FRAME = bytes([0x81, 0x80 | 16, 0, 0, 0, 0]) + b'{"type":"sync"} '  # maske
 
 
 def abuse(base: str, seconds: float) -> None:
-    """In its own process, for ``seconds``, the attacks of issue 21 on a busy server: one
+    """In its own process, for ``seconds``, the abuse tests' attacks on a busy server: one
     address keeps its maximum of all-expert bot games running; spectators flood the first
     running public games (reconnecting when refused); clients that never read ask for the
     whole state 20 times a second; :data:`ANALYSIS_LOOPS` clients ask for hints on ever new
@@ -204,7 +204,7 @@ async def _never_read(base: str, games: list[str], stop: float) -> None:
         writer.close()
 
 
-# --- logins beside it (issue 23) ----------------------------------------------------------
+# --- logins beside it ----------------------------------------------------------------------
 
 #: The login load: accounts registered first, then logins at a given rate (Poisson), each
 #: from one of many loopback addresses (as from many players), a share of them with a wrong

@@ -11,7 +11,7 @@ wait bounded, at some cost in strength. The arena drops the caps (``time_caps=Fa
 Root-parallel trees (``trees``) are part of a level: they are searched in two processes
 when a player waits for the move (terminal) and one after another in a single process
 (arena, server workers) -- the same moves either way (see :mod:`quadropolis.bots.mcts`).
-The strength and time figures behind these budgets are in the README ("Difficulty levels").
+The strength and time figures behind these budgets are in docs/bots.md ("Difficulty levels").
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
     "medium": SearchLevel(iterations=250, trees=1, workers=1, horizon=6, seconds=1.0),
     # Half the rollouts' takes are the best by the prior: uniform rollouts rarely build a
     # monument by the parks and shops that make it pay, so the search left monuments to its
-    # opponents (README, "Difficulty levels"). That costs time per iteration, and hard's
+    # opponents (docs/bots.md, "Difficulty levels"). That costs time per iteration, and hard's
     # budget went up by a third to pay for it.
     "hard": SearchLevel(iterations=8000, trees=2, workers=2, horizon=6, seconds=1.0, greed=0.5),
     "expert": SearchLevel(iterations=30000, trees=2, workers=2, horizon=6, seconds=3.0, greed=0.5),
@@ -51,7 +51,7 @@ SEARCH_LEVELS: Final[dict[str, SearchLevel]] = {
 
 
 def describe(level: SearchLevel) -> str:
-    """A search level's settings in a line (``--help``, the README)."""
+    """A search level's settings in a line (``--help``, docs/bots.md)."""
     where = "one process"
     if level.workers > 1:
         where = f"{level.trees} trees searched in {level.workers} processes"
@@ -67,7 +67,7 @@ def _rollout_takes(greed: float) -> str:
 
 
 #: What each difficulty level is for a player, weakest first (the browser's lobby,
-#: ``GET /api/levels``, ``quadropolis play --help``). The claims are the README's measurements.
+#: ``GET /api/levels``, ``quadropolis play --help``). The claims are docs/bots.md's measurements.
 LEVELS: Final[dict[str, str]] = {
     "easy": (
         f"A beginner: usually the move that scores most at once, but a random one {EASY_EPSILON:.0%} "
@@ -88,7 +88,7 @@ LEVELS: Final[dict[str, str]] = {
     ),
 }
 
-#: The same levels in their settings (``quadropolis arena --help``, the README).
+#: The same levels in their settings (``quadropolis arena --help``, docs/bots.md).
 LEVEL_DETAILS: Final[dict[str, str]] = {
     "easy": f"greedy, but a random legal move {EASY_EPSILON:.0%} of the time (instant)",
     "medium": describe(SEARCH_LEVELS["medium"]),

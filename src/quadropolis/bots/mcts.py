@@ -40,7 +40,7 @@
   (:func:`quadropolis.engine.current`) or pinned (``engine="native"``), each tree is searched
   in C++ (``native/src/bots/search.cpp``, docs/native.md): the same algorithm, options, prior and
   random draws, so for a seed it returns the very visit counts this module's Python search
-  returns (tested), 23 to 36 times faster (README, "Performance"); its trees run in threads
+  returns (tested), 23 to 36 times faster (docs/performance.md); its trees run in threads
   (the search releases the GIL). ``engine="python"`` pins this module's search on the
   pure-Python engine, so the two can meet in one arena.
 """
@@ -73,7 +73,7 @@ MARGIN_SCALE: Final = 15.0
 #: after the tree before the leaf is evaluated, by mode when a bot does not set it; 0 plays
 #: to the end of the game. Plain ``mcts`` keeps whole Classic rollouts (its measured
 #: history); the difficulty levels set 6 in both modes (:mod:`quadropolis.bots.levels`,
-#: README "Difficulty levels": stronger and cheaper in Classic too).
+#: docs/bots.md, "Difficulty levels": stronger and cheaper in Classic too).
 DEFAULT_HORIZON: Final = {Mode.CLASSIC: 0, Mode.EXPERT: 6}
 
 

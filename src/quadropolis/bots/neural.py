@@ -13,7 +13,7 @@ position always gets the same move, whatever the RNG.
 Inference is NumPy only (the ``rl`` extra); the weights ship in the package
 (``bots/data/neural.npz``, made by ``examples/train_neural.py``). The bot needs the position's
 greedy values, which the compiled engine computes in about 0.2 ms; a whole decision takes
-about a millisecond (README, "Difficulty levels").
+about a millisecond (docs/bots.md, "Difficulty levels").
 """
 
 from __future__ import annotations

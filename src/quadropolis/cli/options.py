@@ -38,7 +38,7 @@ class CliError(QuadropolisError):
 
 
 def add_variant_options(p: argparse.ArgumentParser, *, urbanist: bool = True, defaults: bool = True) -> None:
-    """The variants of RULES.md §6. With ``defaults=False`` an option left out is ``None``, so a
+    """The variants of docs/rules.md §6. With ``defaults=False`` an option left out is ``None``, so a
     command can tell it apart from one given explicitly (``play --load`` does)."""
     if urbanist:
         p.add_argument(

@@ -1,7 +1,7 @@
 """The observation encoder: :class:`Encoder` (one per environment: it rewrites only what
 changed since its last call) and :func:`encode` (a fresh one each call, the same result).
 
-The hot path of every adapter: its per-step work was measured (README, "RL adapters"), so
+The hot path of every adapter: its per-step work was measured (docs/rl.md, "Measured"), so
 keep it free of extra Python calls. It writes the parts of :mod:`.layout` through the byte
 tables of :mod:`.tables`.
 """

@@ -20,7 +20,7 @@ ascending order.
 **Observations** are one float32 vector of :data:`OBSERVATION_SIZE` values seen by one
 *observer* seat: seats are *relative* (0 = the observer, 1 = the next seat in turn order...).
 :data:`LAYOUT` lists its parts in memory order and :func:`views` reshapes a vector (or a
-batch) into them; the README's table is generated from :data:`LAYOUT`. Only what every
+batch) into them; docs/rl.md's table is generated from :data:`LAYOUT`. Only what every
 player may know is encoded: never the seed, the layouts of rounds to come, nor which
 face-down tile lies where (R4). :func:`encode` computes one; an :class:`Encoder` computes a
 sequence of them faster (it rewrites only what changed since its last call), with the same

@@ -13,7 +13,7 @@ OpenSpiel checks its actions itself (``apply_action_with_legality_check`` agains
 engine's ``apply_unchecked``, as :meth:`Episode.play` does after the mask check.
 
 :meth:`Episode.play` is on the adapters' hot path: it replaces the code each adapter had
-inline, with no Python call more per step (see the README's adapter figures).
+inline, with no Python call more per step (see docs/rl.md's adapter figures).
 """
 
 from __future__ import annotations

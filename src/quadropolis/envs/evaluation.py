@@ -47,7 +47,7 @@ from .opponents import Opponent, PolicyBot
 
 __all__ = ["LADDER_RATINGS", "Evaluation", "evaluate", "evaluate_batched"]
 
-#: The bots' ratings on the ladder's scale (2-player games; README, "Difficulty levels":
+#: The bots' ratings on the ladder's scale (2-player games; docs/bots.md, "Difficulty levels":
 #: ``quadropolis arena --ratings`` over the ladder, ``hard`` against ``greedy`` and the round
 #: robin of each mode, measured 2026-11-22). Elo units, 400 points = 10:1 odds.
 LADDER_RATINGS: Final[dict[Mode, dict[str, float]]] = {

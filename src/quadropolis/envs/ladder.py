@@ -5,7 +5,7 @@ Each :class:`Rung` is a bot spec (give it as ``opponents=`` to the Gymnasium env
 :class:`~.selfplay.SelfPlay`'s league or to :func:`~.evaluation.evaluate`) with what it
 measured: its strength, the win share of the rung against ``greedy`` in 2-player games
 (``quadropolis.envs.evaluate(make_bot(spec), opponents="greedy", games=200, seed=0)``, 95%
-intervals in the README), and its cost, the time of an agent's step in ``Quadropolis-v1``
+intervals in docs/rl.md), and its cost, the time of an agent's step in ``Quadropolis-v1``
 (2 players) with the rung as opponent, divided by the time of a step against ``random``
 (``quadropolis bench ladder``). The epsilon-greedy rungs (``greedy:epsilon=E``) play a
 uniformly random legal move with probability E, drawn from the bot's seeded RNG, so an
@@ -35,7 +35,7 @@ class Rung:
     step_cost: float
 
 
-#: The ladder, weakest first (figures: see the module docstring; README "A cheap ladder").
+#: The ladder, weakest first (figures: see the module docstring; docs/rl.md, "A cheap ladder of opponents").
 LADDER: Final[tuple[Rung, ...]] = (
     Rung(
         "random",

@@ -1,7 +1,7 @@
 """The observation layout shared by every adapter: the named parts of the float32 vector
 (:data:`LAYOUT`, in memory order), its size, its bounds and its named views.
 
-The README's table is generated from :data:`LAYOUT` (:func:`layout_table`); the encoder
+docs/rl.md's table is generated from :data:`LAYOUT` (:func:`layout_table`); the encoder
 (:mod:`.encoder`) writes what this layout describes, through the byte tables of
 :mod:`.tables`. Change a part here and both follow.
 """
@@ -172,7 +172,7 @@ def views(obs: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
 
 
 def layout_table() -> str:
-    """The observation layout as a Markdown table (the README's)."""
+    """The observation layout as a Markdown table (docs/rl.md's)."""
     rows = ["| part | shape | offset | values | meaning |", "|---|---|---|---|---|"]
     for p in LAYOUT:
         shape = " × ".join(str(d) for d in p.shape)

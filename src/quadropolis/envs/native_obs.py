@@ -1,4 +1,4 @@
-"""The observation and the action mask computed by the compiled engine (issue 19): the very
+"""The observation and the action mask computed by the compiled engine: the very
 values of :class:`~.encoder.Encoder` and :func:`~.actions.action_mask`, written straight
 into NumPy arrays from a native state, for the adapters' hot paths (the Gymnasium env when
 the native engine is selected, and the batched env of :mod:`.vector`).

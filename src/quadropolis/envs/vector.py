@@ -1,5 +1,5 @@
 """The batched env: ``num_envs`` games of ``Quadropolis-v1`` stepped together by the compiled
-engine (issue 24 item 4), a Gymnasium :class:`~gymnasium.vector.VectorEnv`.
+engine, a Gymnasium :class:`~gymnasium.vector.VectorEnv`.
 
 ``gymnasium.make_vec("Quadropolis-v1", num_envs=N, vectorization_mode="vector_entry_point",
 **options)`` returns :class:`QuadropolisVectorEnv` (the registered ``vector_entry_point``,

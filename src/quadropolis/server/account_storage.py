@@ -1,4 +1,4 @@
-"""Storage of accounts (issue 23): the tables and the repository the account service uses.
+"""Storage of accounts: the tables and the repository the account service uses.
 Like :mod:`.storage`, it hands out plain values, never a row or a session, and is synchronous
 (the service calls it from a worker thread).
 

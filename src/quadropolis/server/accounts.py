@@ -1,4 +1,4 @@
-"""Accounts (issue 23): registration, passwords, sessions, login throttling, and the seats an
+"""Accounts: registration, passwords, sessions, login throttling, and the seats an
 account holds. Knows nothing of HTTP (:mod:`.accounts_routes` is the transport).
 
 - **Usernames** (:func:`check_username`): NFKC-normalised, then 3–20 ASCII letters, digits,

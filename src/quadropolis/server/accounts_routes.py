@@ -1,4 +1,4 @@
-"""The HTTP transport of accounts (issue 23), an ``APIRouter`` mounted by :mod:`.app`:
+"""The HTTP transport of accounts, an ``APIRouter`` mounted by :mod:`.app`:
 
 ======  ===================================  ==================================================
 POST    ``/api/accounts``                    register, and log in (sets the session cookie)

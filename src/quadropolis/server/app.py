@@ -112,7 +112,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: filled up and was collected whole about every 10 s: about 140,000 objects, a pause of
 #: 120-160 ms for every game. Young collections every 5,000 new objects (about 12 ms each)
 #: and middle ones every 50 of those let most of them die first: full collections become
-#: rare, and the collector's time shrinks to a third (README, Server figures).
+#: rare, and the collector's time shrinks to a third (docs/server.md, Server figures).
 GC_THRESHOLDS = (5_000, 50, 10)
 
 
@@ -215,14 +215,14 @@ def create_app(settings: Settings) -> FastAPI:
         )
         account_store = AccountStore(store.engine)
         signups = SignupLimits(settings.limits.signups_per_hour, settings.limits.signups_per_day)
-        accounts = AccountService(account_store, service, signups=signups)  # issue 23
+        accounts = AccountService(account_store, service, signups=signups)  # accounts and sessions
         social = SocialStore(store.engine)
         hub = Hub(service, settings.limits, social, accounts)
         await service.start()
         holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
         _app.state.accounts = accounts
         _app.state.rates = holder["runtime"].rates  # the account routes' per-address limits
-        _app.state.social = Social(  # the daily challenge and rematches (issue 23 items 6-7)
+        _app.state.social = Social(  # the daily challenge and rematches
             DailyService(social, service, account_store, settings.daily_formats),
             RematchService(social, service, hub.offer_rematch),
             holder["runtime"].rates,
@@ -263,9 +263,9 @@ def create_app(settings: Settings) -> FastAPI:
         return holder["runtime"]
 
     _routes(app, runtime)
-    app.include_router(accounts_router)  # accounts and "My games" (issue 23): .accounts_routes
+    app.include_router(accounts_router)  # accounts and "My games": .accounts_routes
     app.include_router(social_router)  # the daily challenge and rematches: .social_routes
-    app.include_router(ratings_router)  # ratings, leaderboards, profiles (issue 23): .ratings_routes
+    app.include_router(ratings_router)  # ratings, leaderboards, profiles: .ratings_routes
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

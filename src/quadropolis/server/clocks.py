@@ -1,4 +1,4 @@
-"""Clocks (issue 23 item 3): a table's time per move, and what happens when it runs out.
+"""Clocks: a table's time per move, and what happens when it runs out.
 
 A game is created with a time per move (``CreateGame.move_time``, seconds): **live**, 1 to 5
 minutes (:data:`LIVE`), **correspondence**, 1 to 3 days (:data:`CORRESPONDENCE`), or none

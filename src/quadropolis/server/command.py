@@ -118,7 +118,7 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_account_options(p: argparse.ArgumentParser, limits: Limits) -> None:
-    """The options bounding sign-ups and who is rated against whom (documented in the README)."""
+    """The options bounding sign-ups and who is rated against whom (documented in docs/server.md)."""
     p.add_argument(
         "--signups-per-hour",
         type=int,
@@ -145,7 +145,7 @@ def _add_account_options(p: argparse.ArgumentParser, limits: Limits) -> None:
 
 
 def _add_abuse_options(p: argparse.ArgumentParser, limits: Limits) -> None:
-    """The options bounding what one client may cost (documented in the README)."""
+    """The options bounding what one client may cost (documented in docs/server.md)."""
     p.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",

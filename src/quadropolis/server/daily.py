@@ -1,4 +1,4 @@
-"""The daily challenge (issue 23 item 6): each UTC day one deal that everyone plays against the
+"""The daily challenge: each UTC day one deal that everyone plays against the
 same bots; each account plays it once and is ranked on the day's leaderboard; guests practise
 the day's format on deals of their own, unranked. Knows nothing of HTTP (:mod:`.social_routes`
 is the transport).

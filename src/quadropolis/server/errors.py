@@ -159,7 +159,7 @@ class InternalError(ServerError):
     status = 500
 
 
-# --- accounts (issue 23) ---------------------------------------------------------------
+# --- accounts --------------------------------------------------------------------------
 
 
 class BadAccount(ServerError):

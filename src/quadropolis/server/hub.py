@@ -4,7 +4,7 @@ sender, and the handling of every inbound message type.
 A connection starts as a spectator (it receives ``welcome`` and a ``state`` push at once);
 ``auth`` with seat tokens makes it act for those seats; ``auth`` with ``account: true`` makes
 it act for the seats of the logged-in account whose session cookie came with the handshake
-(issue 23: a player's seats on any device). A browser sends cookies with a websocket opened
+(a player's seats on any device). A browser sends cookies with a websocket opened
 by any site, so that cookie counts only when the handshake's ``Origin`` is this server's own
 (the ``Host`` it was sent to), as for the accounts' other state-changing requests.
 
@@ -24,7 +24,7 @@ gets ``limit_reached`` and close code :data:`CLOSE_FULL`. At most
 the oldest). Connections holding one seat are capped too (``connections_per_seat``): a
 newer one closes the oldest with :data:`CLOSE_REPLACED`.
 
-**Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
+**Table chat and rematch offers**: a seat holder's ``chat`` line is
 checked (protocol), rate-limited per seat and per client address across connections and
 reconnections (``Limits.chat_per_minute``, ``address_chat_per_minute``), stored with the
 game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game
@@ -580,7 +580,7 @@ class Hub:
             raise Forbidden("your account holds no seat of this game")
         return dict.fromkeys(seats, self.accounts.proof(account))
 
-    # --- table chat and rematch offers (issue 23 item 7) ----------------------------------
+    # --- table chat and rematch offers ----------------------------------------------------
 
     async def _send_chat_history(self, conn: Connection) -> None:
         """The chat lines kept of the game (only when there are some: a game without chat

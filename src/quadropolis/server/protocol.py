@@ -36,6 +36,10 @@ ClientId = Annotated[str, StringConstraints(max_length=64)]
 #: formats (bidi overrides, zero-width characters), line and paragraph separators, and lone
 #: surrogates. Names are shown to every player; these would forge or hide what others see.
 UNPRINTABLE: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+#: The protocol's version (docs/protocol.md, CHANGELOG.md): bumped by a change to a message or
+#: an endpoint that would break a client written for the version before; an addition such a
+#: client may ignore keeps it.
+PROTOCOL_VERSION: Final = 1
 
 
 def _printable(name: str, what: str = "a name") -> str:

@@ -1,4 +1,4 @@
-"""Results and ratings as the server keeps them (issue 23): settles every finished game once
+"""Results and ratings as the server keeps them: settles every finished game once
 — its seats' results kept, its players' ratings updated if it is rated (the rules:
 :mod:`.ratings`) — and answers the leaderboard, a game's rating changes and the profiles.
 Knows nothing of HTTP (:mod:`.ratings_routes` is the transport).

@@ -1,4 +1,4 @@
-"""Storage of ratings and results (issue 23): the tables and the repository of
+"""Storage of ratings and results: the tables and the repository of
 :mod:`.rating_service`. Like :mod:`.storage`, it hands out plain values and is synchronous
 (called from worker threads). Created by migration ``0006``:
 

@@ -1,4 +1,4 @@
-"""Ratings (issue 23): which finished games are rated, who is rated at each seat, and the
+"""Ratings: which finished games are rated, who is rated at each seat, and the
 OpenSkill update (Weng-Lin Plackett-Luce, the ``openskill`` package). Knows nothing of the
 database (:mod:`.rating_storage` keeps ratings and history) or of HTTP.
 

@@ -1,4 +1,4 @@
-"""The HTTP transport of ratings and profiles (issue 23), an ``APIRouter`` mounted by :mod:`.app`:
+"""The HTTP transport of ratings and profiles, an ``APIRouter`` mounted by :mod:`.app`:
 
 ======  ============================  ===============================================
 GET     ``/api/leaderboard``          the rated players of a mode, best rating first

@@ -1,4 +1,4 @@
-"""Rematches (issue 23 item 7): a finished game's players play again at the same seats, with
+"""Rematches: a finished game's players play again at the same seats, with
 the same settings and a new deal. Knows nothing of HTTP (:mod:`.social_routes`).
 
 **Asking.** A player of a finished game asks with their seats' tokens (several for hotseat).

@@ -1,4 +1,4 @@
-"""Storage of the daily challenge, rematches and table chat (issue 23, items 6 and 7), in the
+"""Storage of the daily challenge, rematches and table chat, in the
 same database as the games (created by migration ``0006``). Like :mod:`.storage` it hands out
 plain values and is synchronous (the services call it from worker threads).
 

@@ -1,4 +1,4 @@
-// The lobby's account panel (issue 23): register or log in, and once logged in, "My games"
+// The lobby's account panel: register or log in, and once logged in, "My games"
 // — the games whose seats belong to the account, on whichever device they were taken.
 import { useEffect, useState } from "preact/hooks";
 import { accountApi, type Me, type MyGame, type MyGames } from "../account";

@@ -1,4 +1,4 @@
-// The table chat (issue 23 item 7): a few short lines between the players of a game. Lines
+// The table chat: a few short lines between the players of a game. Lines
 // are plain text, drawn as text nodes (Preact escapes them; nothing here parses markup). Seat
 // holders write, spectators read; each player may mute it, remembered in this browser.
 import { useEffect, useRef, useState } from "preact/hooks";

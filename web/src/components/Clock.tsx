@@ -1,4 +1,4 @@
-// The table's clock (issue 23): the time left for the move being played, counted down from
+// The table's clock: the time left for the move being played, counted down from
 // the server's deadline (the server decides when time is up: then the bot plays the move),
 // and the your-turn notifications toggle for a player holding a seat.
 import { useState } from "preact/hooks";

@@ -1,4 +1,4 @@
-// The daily challenge (issue 23 item 6): the day's page (its format, a button to play it,
+// The daily challenge: the day's page (its format, a button to play it,
 // the leaderboard, the best cities) and, on a daily game's end screen, the player's result
 // with a line to share and the day's best cities to compare with.
 import { useEffect, useState } from "preact/hooks";

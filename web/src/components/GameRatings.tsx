@@ -1,4 +1,4 @@
-// The end screen's rating line (issue 23): each seat's rating after the game and its change,
+// The end screen's rating line: each seat's rating after the game and its change,
 // from GET /api/games/{id}/ratings. A game just finished is settled by the server a moment
 // later: the reply is asked again until it is (a few seconds at most).
 import { useEffect, useState } from "preact/hooks";

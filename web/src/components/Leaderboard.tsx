@@ -1,4 +1,4 @@
-// The lobby's leaderboard (issue 23): the rated players of a mode — accounts and bot levels —
+// The lobby's leaderboard: the rated players of a mode — accounts and bot levels —
 // best shown rating (μ − 3σ) first, as GET /api/leaderboard gives them. Names of accounts link
 // to their profiles.
 import { useEffect, useState } from "preact/hooks";

@@ -1,4 +1,4 @@
-// A player's profile page (`/?player=NAME`, issue 23): ratings by mode with their uncertainty,
+// A player's profile page (`/?player=NAME`): ratings by mode with their uncertainty,
 // the rating history chart, statistics by mode and player count, and the games played with
 // links to their replays (which show their reviews). Everything comes computed from the
 // server's GET /api/players/{username}; this page only lays it out.

@@ -1,4 +1,4 @@
-// Rematch (issue 23 item 7) on a finished game's end screen: the same table again with a new
+// Rematch on a finished game's end screen: the same table again with a new
 // deal. The first player to ask creates it; the others' seats are kept for them, and they are
 // offered to join (pushed over the websocket) or to decline (which cancels it).
 import { useEffect, useState } from "preact/hooks";

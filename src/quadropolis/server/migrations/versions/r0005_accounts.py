@@ -1,4 +1,4 @@
-"""Accounts (issue 23): ``accounts``, ``account_sessions`` and ``account_seats`` (which
+"""Accounts: ``accounts``, ``account_sessions`` and ``account_seats`` (which
 account holds which seat). Games created before it have no account seats: their seat tokens
 keep working as before.
 

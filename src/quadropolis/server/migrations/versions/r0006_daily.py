@@ -1,4 +1,4 @@
-"""The daily challenge, rematches and table chat (issue 23 items 6 and 7):
+"""The daily challenge, rematches and table chat:
 ``daily_challenges``, ``daily_entries``, ``rematches`` and ``chat_lines``. Existing games are
 untouched: none is a daily game or a rematch, and none has chat lines yet.
 

@@ -1,4 +1,4 @@
-"""Clocks (issue 23 item 3): a game's time per move and the durable deadline of the move
+"""Clocks: a game's time per move and the durable deadline of the move
 being played. ``games.move_seconds`` is ``NULL`` for a game without a clock (every game
 created before this revision), so existing games keep playing exactly as before;
 ``games.deadline`` is when the current move's time runs out (``NULL`` without a clock or

@@ -1,4 +1,4 @@
-"""Ratings and results (issue 23): ``settled_games`` (which finished games had their results
+"""Ratings and results: ``settled_games`` (which finished games had their results
 kept and ratings updated), ``seat_results`` (each seat's place, score and VP by category),
 ``ratings`` (an account's or a bot level's rating per mode) and ``rating_changes`` (each
 seat's rating before and after a rated game). Games finished before it are settled by the
