@@ -55,6 +55,9 @@ SUFFIXES = {
 SKIPPED_DIRS = {"node_modules", "static", "build", "__pycache__", ".venv", "dist"}
 #: Folders a path named inside them may be relative to.
 SELF_RELATIVE = {"web", "native"}
+#: Chapters about one folder, whose paths may be relative to it (the compiled engine's files
+#: as its CMake build names them).
+CHAPTER_OF = {"docs/native.md": "native"}
 PATH = re.compile(r"(?<![\w/.\-~$])((?:docs|src|native|scripts|web|tests|examples)/[\w.*\-/]*[\w*/])")
 #: Paths to outputs that a fresh clone does not have (the client's installed packages).
 NOT_COMMITTED = {"web/node_modules"}
@@ -125,6 +128,8 @@ def test_every_path_named_in_the_source_and_the_docs_exists() -> None:
     for file in scanned_files():
         top = file.relative_to(ROOT).parts[0]
         bases = [ROOT, ROOT / top] if top in SELF_RELATIVE else [ROOT]
+        if (folder := CHAPTER_OF.get(file.relative_to(ROOT).as_posix())) is not None:
+            bases.append(ROOT / folder)
         for path in named_paths(prose(file)):
             seen += 1
             if not any(exists(path, base) for base in bases):
