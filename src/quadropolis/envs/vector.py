@@ -243,7 +243,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         infos = self._infos()
         ended = np.flatnonzero(self._terminated)
         if len(ended):
-            self._results(ended, infos)
+            self._results(infos)
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
                 self._restart(ended, infos)
         out = self._out
@@ -302,27 +302,16 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
     def _outputs(self) -> tuple[npt.NDArray[Any], ...]:
         return (self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats)
 
-    def _results(self, ended: npt.NDArray[np.intp], infos: dict[str, Any]) -> None:
-        """Adds the final scores, winners and margins of the games in ``ended`` whose game is
-        over (not ended by an illegal action) to ``infos``."""
+    def _results(self, infos: dict[str, Any]) -> None:
+        """Adds the final scores, winners and margins of the games whose episode ended by the
+        end of the game at this step to ``infos``, as the engine kept them when it computed the
+        final rewards (nothing is scored again here)."""
         n, players = self.num_envs, self._config.players
-        scores = np.zeros((n, players), np.int32)
-        winners = np.zeros((n, players), np.bool_)
-        margin = np.zeros(n, np.int32)
-        over = np.zeros(n, np.bool_)
-        absorb = self._config.all_parks_absorb
-        for i in ended[~self._illegal[ended]]:
-            state = self._games.state(int(i))
-            keys = []
-            for p in range(players):
-                t = state.score(p, absorb)
-                keys.append((t[0], t[2], -t[3]))  # outcome.rank_key: VP, placed, empty squares
-            best = max(keys)
-            scores[i] = [k[0] for k in keys]
-            winners[i] = [k == best for k in keys]
-            agent = int(self._seats[i])
-            margin[i] = keys[agent][0] - max(k[0] for p, k in enumerate(keys) if p != agent)
-            over[i] = True
+        scores = np.empty((n, players), np.int32)
+        winners = np.empty((n, players), np.bool_)
+        margin = np.empty(n, np.int32)
+        over = np.empty(n, np.bool_)
+        self._games.results(scores, winners, margin, over)
         for key, value in (("final_scores", scores), ("winners", winners), ("margin", margin)):
             infos[key], infos["_" + key] = value, over
 
