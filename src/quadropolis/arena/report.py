@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from ..scoring import CATEGORIES
+from ..stats import RATING_ANCHOR, wilson_interval
 from ..tiles import Mode
-from .stats import RATING_ANCHOR, wilson_interval
 from .tournament import CSV_FIELDS, PLOT_HINT, ArenaError, TournamentResult, _import_optional
 
 # --------------------------------------------------------------------------- output

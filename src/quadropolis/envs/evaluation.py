@@ -5,7 +5,7 @@ bots' ladder, so that published numbers are comparable.
 **Protocol** (the arena's, :mod:`quadropolis.arena`): the entrants are the policy (entrant 0)
 and the opponents (entrants 1 to N-1, in the order given); game ``g`` (0-based) is the engine's
 game with seed ``seed + g`` and seats entrant ``i`` in seat ``(i + g) mod N``
-(:func:`quadropolis.arena.lineup`), so over a multiple of N games the policy plays every seat
+(:func:`quadropolis.stats.lineup`), so over a multiple of N games the policy plays every seat
 equally often; every bot given by its spec is built afresh for each game with
 ``make_bot(spec, workers=1, trusted=True, time_caps=False)`` and draws from
 ``quadropolis.bots.bot_rng(seed + g, seat)`` (:func:`quadropolis.bots.play_match`). The same
@@ -14,11 +14,11 @@ greedy`` (the policy as ``--bot python:module:attribute``), with the same result
 deterministic policy. Report the env version, mode, players, opponents, games and seed.
 
 **Figures.** Win share: 1 for a sole win, 1/k in a k-way tie (R13), with its 95% Wilson
-interval (:func:`quadropolis.arena.wilson_interval`). Mean VP and mean margin (own final VP
+interval (:func:`quadropolis.stats.wilson_interval`). Mean VP and mean margin (own final VP
 minus the best other final VP), each with a 95% normal interval, mean ± 1.96 sd / sqrt(n)
-(:func:`quadropolis.arena.mean_sd`). **Rating**: in 2-player games against bots of the ladder
+(:func:`quadropolis.stats.mean_sd`). **Rating**: in 2-player games against bots of the ladder
 (:data:`LADDER_RATINGS`), the policy's Bradley-Terry rating with the opponents' ratings held
-at their ladder values (:func:`quadropolis.arena.rating_against`: the arena's method, R13
+at their ladder values (:func:`quadropolis.stats.rating_against`: the arena's method, R13
 pairwise results, one virtual draw per opponent); ``None`` otherwise.
 
 **On the batched env**: :func:`evaluate_batched` plays the same games (seeds, seats, the
@@ -37,11 +37,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..arena import Z95, lineup, mean_sd, rating_against, wilson_interval
 from ..bots import Bot, make_bot, play_match
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..outcome import Outcome
+from ..stats import Z95, lineup, mean_sd, rating_against, wilson_interval
 from ..tiles import Mode
 from .opponents import Opponent, PolicyBot
 
