@@ -441,23 +441,31 @@ def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int,
         if isinstance(o, str) and o in NATIVE_OPPONENTS:
             codes.append(NATIVE_OPPONENTS.index(o))
             continue
-        if isinstance(o, str) and o in BATCHED_OPPONENTS:
-            o = made.setdefault(o, _NeuralOpponent())
-        elif isinstance(o, (str, Bot)):
-            key = o if isinstance(o, str) else id(o)
-            o = made[key] if key in made else made.setdefault(key, _bot_opponent(o))
-        elif callable(getattr(o, "predict", None)):  # SB3: before callable (a torch module is)
-            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(_predictor(o)))
-        elif callable(o):
-            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(o))
-        else:
-            raise ConfigError(
-                f"an opponent of the batched env is a bot spec, a Bot or a batched policy "
-                f"(observations, masks) -> actions; got {o!r}"
-            )
         codes.append(_EXTERNAL)
-        external[k] = o
+        external[k] = external_opponent(o, made)
     return tuple(codes), external
+
+
+def external_opponent(o: Any, made: dict[Any, Any]) -> Any:
+    """The opponent decided here for ``o`` (not a native code): an object with ``forget()``
+    and ``moves(games, listed, others)``; ``made`` keeps those already built, by spec or
+    object, so an opponent given for several seats is called once per step for all of them.
+    An object with ``batched_opponent`` true (:class:`~.league.League`) is one already."""
+    if getattr(o, "batched_opponent", False) is True:
+        return o
+    if isinstance(o, str) and o in NATIVE_OPPONENTS + BATCHED_OPPONENTS:
+        return made.setdefault(o, _NeuralOpponent() if o == "neural" else _bot_opponent(o))
+    if isinstance(o, (str, Bot)):
+        key = o if isinstance(o, str) else id(o)
+        return made[key] if key in made else made.setdefault(key, _bot_opponent(o))
+    if callable(getattr(o, "predict", None)):  # SB3: before callable (a torch module is)
+        return made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(_predictor(o)))
+    if callable(o):
+        return made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(o))
+    raise ConfigError(
+        f"an opponent of the batched env is a bot spec, a Bot or a batched policy "
+        f"(observations, masks) -> actions; got {o!r}"
+    )
 
 
 class _NeuralOpponent:
@@ -584,6 +592,23 @@ class _EpsilonGreedyOpponent(_BotOpponent):
         return out
 
 
+class _RuleOpponent(_EpsilonGreedyOpponent):
+    """``random`` or ``greedy`` decided here rather than in the engine (a league's member: the
+    engine's codes are per seat, not per game), with the draws of
+    :class:`~quadropolis.bots.RandomBot` and :class:`~quadropolis.bots.GreedyBot` from the
+    single env's generators, from the engine's masks and greedy's values."""
+
+    def moves(
+        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
+    ) -> npt.NDArray[np.int64]:
+        rngs = [
+            self.rng(games, game, seat)
+            for game, seat in zip(listed.tolist(), _seats(games, listed, others), strict=True)
+        ]
+        play = self._random if self.bot.name == "random" else self._greedy
+        return np.array(play(games, listed, rngs), np.int64)
+
+
 def _predictor(model: Any) -> Any:
     """An object with SB3's ``predict`` as a batched policy: its deterministic actions for all
     the waiting games at once, with their masks (sb3-contrib's ``action_masks``)."""
@@ -605,6 +630,8 @@ def _seats(games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int
 
 def _bot_opponent(bot: str | Bot) -> _BotOpponent:
     """The fastest exact way to play ``bot`` in the batch."""
+    if isinstance(bot, str) and bot in NATIVE_OPPONENTS:
+        return _RuleOpponent(bot)
     opponent = _BotOpponent(bot)
     return _EpsilonGreedyOpponent(bot) if type(opponent.bot) is EpsilonGreedyBot else opponent
 
