@@ -51,3 +51,10 @@ def test_several_rungs_rank_agents_that_never_beat_greedy() -> None:
 def test_a_rung_without_a_rating_is_refused() -> None:
     with pytest.raises(ConfigError, match="rated ladder"):
         evaluate_ladder(_first_legal, ["greedy:epsilon=0.3"], games=2)
+
+
+def test_the_ladder_rating_on_the_batched_env_is_the_one_of_single_games() -> None:
+    single = evaluate_ladder(lambda o, m: int(np.argmax(m)), games=4, seed=5)
+    batched = evaluate_ladder(lambda o, m: m.argmax(1), games=4, seed=5, batched=True, batch=3)
+    assert [e.results for e in batched.evaluations] == [e.results for e in single.evaluations]
+    assert batched.rating == single.rating and batched.rating_ci95 == single.rating_ci95
