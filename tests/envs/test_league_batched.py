@@ -107,3 +107,10 @@ def test_the_sb3_adapter_trains_against_a_league_of_its_own_snapshots() -> None:
     model.learn(256)
     assert league.latest is not None and league.episodes >= 1
     assert [name for name, _ in league.checkpoints][-1] == league.latest
+
+
+def test_selfplay_on_the_batched_env_points_to_the_league() -> None:
+    from quadropolis.envs.selfplay import SelfPlay
+
+    with pytest.raises(ConfigError, match="League"):
+        SelfPlay(QuadropolisVectorEnv(2), snapshot=lambda: None)  # type: ignore[arg-type]
