@@ -114,3 +114,30 @@ def test_selfplay_on_the_batched_env_points_to_the_league() -> None:
 
     with pytest.raises(ConfigError, match="League"):
         SelfPlay(QuadropolisVectorEnv(2), snapshot=lambda: None)  # type: ignore[arg-type]
+
+
+class _CountingGames:
+    """The engine's batch, counting the rounds of opponents' moves (``waiting`` calls that
+    found games waiting)."""
+
+    def __init__(self, games: Any) -> None:
+        self.games, self.rounds = games, 0
+
+    def waiting(self, games: Any, opponents: Any) -> int:
+        k = int(self.games.waiting(games, opponents))
+        self.rounds += k > 0
+        return k
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.games, name)
+
+
+def test_a_league_holding_every_other_seat_is_called_once_per_round_of_moves() -> None:
+    calls: list[tuple[int, int]] = []
+    league = League(lambda: _Snapshot(calls, 0), refresh=10**6)  # one snapshot: one member
+    env = QuadropolisVectorEnv(16, players=4, seat=None, opponents=league)
+    counted = env._games = _CountingGames(env._games)
+    _, info = env.reset(seed=9)
+    for _ in range(30):  # the games drift apart: at a round, games wait for different seats
+        _, _, _, _, info = env.step(_first_legal(info["action_mask"]))
+    assert len(calls) == counted.rounds > 0  # one call per round, for every game waiting then

@@ -352,8 +352,13 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
                 return
             games, which = self._waiting[:k], self._waiting_opponent[:k]
             moves = np.empty(k, np.int64)
-            for index, opponent in self._external.items():
-                rows = np.flatnonzero(which == index) if len(self._external) > 1 else np.arange(k)
+            # an opponent given for several seats decides all its waiting games in one call
+            for opponent, indexes in _by_object(self._external):
+                rows = (
+                    np.flatnonzero(np.isin(which, indexes))
+                    if len(indexes) < len(self._external)
+                    else np.arange(k)
+                )
                 if len(rows):
                     moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]), which[rows])
             bad = self._games.resume(np.ascontiguousarray(games), moves, *outputs)
@@ -401,6 +406,14 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
             "seat": self._seats.copy(),
             "illegal_action": self._illegal.copy(),
         }
+
+
+def _by_object(external: dict[int, Any]) -> list[tuple[Any, list[int]]]:
+    """The distinct opponents decided here, each with its indexes among the other seats."""
+    groups: dict[int, tuple[Any, list[int]]] = {}
+    for index, opponent in external.items():
+        groups.setdefault(id(opponent), (opponent, []))[1].append(index)
+    return list(groups.values())
 
 
 def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
