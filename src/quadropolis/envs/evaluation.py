@@ -272,11 +272,12 @@ def evaluate_batched(
     or an object with SB3's ``predict`` (called on the batch, deterministic, with the masks);
     ``opponents`` are the batched env's; at most ``batch`` games at once. Needs the compiled
     engine. :class:`~quadropolis.bots.BotError` if the policy plays outside the mask."""
-    from .vector import QuadropolisVectorEnv, _predictor
+    from .batched_opponents import predictor
+    from .vector import QuadropolisVectorEnv
 
     template = _template(mode, players, games, urbanist_blocks, all_parks_absorb)
     others = _opponent_list(opponents, players)
-    act = _predictor(policy) if callable(getattr(policy, "predict", None)) else policy
+    act = predictor(policy) if callable(getattr(policy, "predict", None)) else policy
     ladder = LADDER_RATINGS[template.mode]
     rated = players == 2 and all(isinstance(o, str) and o.strip().lower() in ladder for o in others)
     results: list[tuple[int, int, int, int, float]] = [(0, 0, 0, 0, 0.0)] * games

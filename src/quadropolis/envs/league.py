@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from ..bots import Bot
 from ..errors import ConfigError
-from .vector import external_opponent
+from .batched_opponents import external_opponent
 
 __all__ = ["League"]
 
