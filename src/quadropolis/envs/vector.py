@@ -94,9 +94,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import engine
-from ..bots import (
-    BotError,
-)
+from ..bots import BotError
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
 from ..tiles import Mode
