@@ -8,12 +8,17 @@ policy is evaluated with :func:`quadropolis.envs.evaluate` (deterministic action
 (:class:`quadropolis.envs.sb3.QuadropolisSB3VecEnv`, N games stepped by the compiled engine,
 the agent's seat drawn): one batch plays one set of opponents, so the ladder becomes a
 curriculum, ``--steps`` split evenly over ``--opponents`` in their order, the opponents
-changed between stages (``set_opponents``: the games in play end truncated). Needs ``pip install
-'quadropolis[rl,train]'``::
+changed between stages (``set_opponents``: the games in play end truncated). With ``--games N
+--league K`` it plays a league on the batched env instead
+(:class:`quadropolis.envs.league.League`): in each episode of each game the opponent is the
+latest frozen snapshot of the model (half the time), one of its ``K`` last snapshots or one of
+``--opponents``, a snapshot taken every ``--refresh`` episodes. ``--jobs`` plays the final
+evaluation in that many processes. Needs ``pip install 'quadropolis[rl,train]'``::
 
     python examples/maskable_ppo.py --steps 200000 --out ppo-classic
     python examples/maskable_ppo.py --mode expert --opponents random greedy:epsilon=0.6 --steps 50000
     python examples/maskable_ppo.py --games 64 --n-steps 64 --batch 1024 --steps 1000000
+    python examples/maskable_ppo.py --games 64 --league 4 --opponents greedy --steps 1000000 --jobs 2
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ import gymnasium
 from sb3_contrib import MaskablePPO
 
 from quadropolis.envs import evaluate, ladder_specs, make_gym_env
-from quadropolis.envs.sb3 import QuadropolisSB3VecEnv
+from quadropolis.envs.league import League
+from quadropolis.envs.sb3 import QuadropolisSB3VecEnv, frozen_copy
 
 
 class LadderOpponents(gymnasium.Wrapper[Any, Any, Any, Any]):
@@ -63,6 +69,9 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default=0,
         help="train on the batched env with this many games (0: the single env)",
     )
+    p.add_argument("--league", type=int, default=0, help="with --games: a league of this many snapshots")
+    p.add_argument("--refresh", type=int, default=64, help="with --league: episodes between snapshots")
+    p.add_argument("--jobs", type=int, default=1, help="processes for the final evaluation")
     p.add_argument("--out", default=None, help="save the model here (a .zip)")
     return p.parse_args(argv)
 
@@ -70,11 +79,21 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Train, evaluate and (with ``--out``) save; returns the model and its evaluations."""
     args = parse(argv)
-    model = _train_batched(args) if args.games else _train_single(args)
+    if args.league and not args.games:
+        raise SystemExit("--league needs --games (the league plays on the batched env)")
+    model = (
+        _train_league(args) if args.league else _train_batched(args) if args.games else _train_single(args)
+    )
     results: dict[str, Any] = {"model": model}
     for opponent in ("random", "greedy"):
         result = evaluate(
-            model, opponent, mode=args.mode, games=args.eval_games, seed=args.seed, normalize=True
+            model,
+            opponent,
+            mode=args.mode,
+            games=args.eval_games,
+            seed=args.seed,
+            normalize=True,
+            jobs=args.jobs,
         )
         results[opponent] = result
         print(f"after {args.steps} steps, against {opponent}: {result}")
@@ -106,6 +125,28 @@ def _train_batched(args: argparse.Namespace) -> MaskablePPO:
         if k:  # every game restarts against the next rung (the games in play end truncated)
             env.set_opponents(opponent)
         model.learn(total_timesteps=stage, reset_num_timesteps=k == 0)
+    return model
+
+
+def _train_league(args: argparse.Namespace) -> MaskablePPO:
+    """A league on the batched env: snapshots of the model, its last ``--league`` checkpoints
+    and ``--opponents``, drawn game by game."""
+    model: Any = None  # the snapshots are taken once training plays, after the model exists
+    league = League(
+        lambda: frozen_copy(model.policy),
+        refresh=args.refresh,
+        league=args.league,
+        bots=args.opponents,
+        seed=args.seed,
+    )
+    env = QuadropolisSB3VecEnv(args.games, mode=args.mode, seat=None, normalize=True, opponents=league)
+    env.seed(args.seed)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch, seed=args.seed, verbose=0, device="cpu"
+    )
+    model.learn(total_timesteps=args.steps)
+    kept = [name for name, _ in league.checkpoints]
+    print(f"league: {league.episodes} episodes, latest {league.latest}, checkpoints {kept}")
     return model
 
 

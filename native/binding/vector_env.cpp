@@ -224,6 +224,14 @@ void register_vector_env(nb::module_& m) {
              nb::arg("games").noconvert(), nb::arg("observations").noconvert(), nb::arg("masks").noconvert(),
              nb::arg("rewards").noconvert(), nb::arg("terminated").noconvert(), nb::arg("illegal").noconvert(),
              nb::arg("seats").noconvert())
+        .def("results",
+             [](const Batch& b, Array<int32_t> scores, Array<bool> winners, Array<int32_t> margins, Array<bool> over) {
+                 const size_t n = static_cast<size_t>(b.games.count()), players = static_cast<size_t>(b.players);
+                 b.games.results(data_of(scores, "scores", n, players), data_of(winners, "winners", n, players),
+                                 data_of(margins, "margins", n, 0), data_of(over, "over", n, 0));
+             },
+             nb::arg("scores").noconvert(), nb::arg("winners").noconvert(), nb::arg("margins").noconvert(),
+             nb::arg("over").noconvert())
         .def("first_illegal",
              [](const Batch& b, Array<const int64_t> actions) { return b.games.first_illegal(actions_of(b, actions)); },
              nb::arg("actions").noconvert())

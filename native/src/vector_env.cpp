@@ -52,6 +52,7 @@ VectorGames::VectorGames(const Encoding& encoding, const VectorConfig& config, i
     : encoding_(encoding), config_(config), games_(static_cast<size_t>(count)) {
     for (Game& g : games_) {
         g.done = true;
+        g.ended = false;
         g.seed = 0;
         g.agent = 0;
         g.waiting = false;
@@ -78,6 +79,7 @@ void VectorGames::start(Game& g, int64_t seed, int seat) {
     }
     std::memset(g.scores, 0, sizeof g.scores);
     g.done = false;
+    g.ended = false;
     g.waiting = false;
     play_bots(g);
 }
@@ -96,26 +98,46 @@ void VectorGames::play_bots(Game& g) {
 }
 
 // envs.rewards.final_rewards of the agent: the outcome (outcome.outcome_of, ranked by
-// outcome.rank_key: total, inhabitants placed, fewest empty squares) under the scheme.
-double VectorGames::final_reward(const Game& g) const {
+// outcome.rank_key: total, inhabitants placed, fewest empty squares) under the scheme. Keeps
+// every seat's key in g.final for results().
+double VectorGames::final_reward(Game& g) const {
     const int n = config_.game.players;
-    RankKey key[MAX_PLAYERS];
     CityScore score;
     for (int p = 0; p < n; p++) {
         score_city(city_of(g.state, p), config_.game.all_parks_absorb, score);
-        rank_key(score, key[p]);
+        rank_key(score, g.final[p]);
     }
+    g.ended = true;
     const int a = g.agent;
-    if (config_.scheme == REWARD_MARGIN) {
-        int32_t best_other = 0;
-        bool first = true;
-        for (int p = 0; p < n; p++)
-            if (p != a && (first || key[p][0] > best_other)) best_other = key[p][0], first = false;
-        return static_cast<double>(key[a][0] - best_other);
-    }
+    if (config_.scheme == REWARD_MARGIN) return static_cast<double>(margin(g));
     bool winner[MAX_PLAYERS];
-    const int winners = rank_winners(key, n, winner);
+    const int winners = rank_winners(g.final, n, winner);
     return winner[a] ? 1.0 / winners : 0.0;
+}
+
+// The agent's VP minus the best other seat's, from the kept keys.
+int32_t VectorGames::margin(const Game& g) const {
+    int32_t best_other = 0;
+    bool first = true;
+    for (int p = 0; p < config_.game.players; p++)
+        if (p != g.agent && (first || g.final[p][0] > best_other)) best_other = g.final[p][0], first = false;
+    return g.final[g.agent][0] - best_other;
+}
+
+void VectorGames::results(int32_t* scores, bool* winners, int32_t* margins, bool* over) const {
+    const int n = config_.game.players;
+    for (int i = 0; i < count(); i++) {
+        const Game& g = games_[static_cast<size_t>(i)];
+        const size_t row = static_cast<size_t>(i) * static_cast<size_t>(n);
+        over[i] = g.done && g.ended;
+        margins[i] = 0;
+        std::memset(scores + row, 0, sizeof(int32_t) * static_cast<size_t>(n));
+        std::memset(winners + row, 0, sizeof(bool) * static_cast<size_t>(n));
+        if (!over[i]) continue;
+        for (int p = 0; p < n; p++) scores[row + static_cast<size_t>(p)] = g.final[p][0];
+        rank_winners(g.final, n, winners + row);
+        margins[i] = margin(g);
+    }
 }
 
 // QuadropolisEnv.step for one game: the agent's action, the dense reward of a build, the

@@ -172,6 +172,16 @@ class VectorGames:
     ) -> None:
         """Start an episode in every game, game i with seed ``seeds[i]`` (>= 0) and the agent
         in seat ``first_seats[i]`` (-1: the configured seat, or drawn from the game's stream)."""
+    def results(
+        self,
+        scores: npt.NDArray[np.int32],
+        winners: npt.NDArray[np.bool_],
+        margins: npt.NDArray[np.int32],
+        over: npt.NDArray[np.bool_],
+    ) -> None:
+        """Each game's result where its episode ended by the end of the game and has not
+        restarted: ``over[i]``, ``scores[i]`` (each seat's VP), ``winners[i]`` (R13),
+        ``margins[i]`` (the agent's VP minus the best other); other rows zeroed."""
     def restart(
         self,
         games: npt.NDArray[np.int32],

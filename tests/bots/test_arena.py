@@ -25,10 +25,10 @@ from quadropolis.arena import (
     schedule,
 )
 from quadropolis.arena.report import ProgressBar, format_duration
-from quadropolis.arena.stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
 from quadropolis.cli import main
 from quadropolis.errors import ConfigError
 from quadropolis.scoring import CATEGORIES
+from quadropolis.stats import bradley_terry, mean_sd, pairwise_results, wilson_interval
 
 
 def _deterministic(doc: dict[str, Any]) -> dict[str, Any]:

@@ -101,6 +101,21 @@ def test_the_maskable_ppo_example_trains_against_the_ladder() -> None:
     assert env.unwrapped.opponents[0].name == "greedy:epsilon=0.3"
 
 
+def test_the_maskable_ppo_example_plays_a_league_on_the_batched_env(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ppo = _load("maskable_ppo")
+    quick = ["--steps", "128", "--n-steps", "32", "--batch", "64", "--eval-games", "2", "--seed", "1"]
+    out = ppo.main(
+        [*quick, "--games", "4", "--league", "2", "--refresh", "2", "--opponents", "random", "--jobs", "2"]
+    )
+    assert out["model"].num_timesteps >= 128
+    assert "checkpoints ['self@" in capsys.readouterr().out  # snapshots taken, kept as checkpoints
+    assert out["greedy"].games == 2 and [r[0] for r in out["greedy"].results] == [1, 2]
+    with pytest.raises(SystemExit, match="--league needs --games"):
+        ppo.main([*quick, "--league", "2"])
+
+
 def test_the_cleanrl_ppo_example_trains_and_evaluates() -> None:
     ppo = _load("cleanrl_ppo")
     args = ["--steps", "128", "--envs", "2", "--rollout", "64", "--hidden", "16", "--eval-games", "2"]

@@ -163,7 +163,7 @@ def test_self_play_refuses_a_foreign_env() -> None:
 
     from quadropolis import QuadropolisError
 
-    with pytest.raises(QuadropolisError, match="wraps a Quadropolis env"):
+    with pytest.raises(QuadropolisError, match="wraps the single Quadropolis env"):
         SelfPlay(gymnasium.make("CartPole-v1"), Snapshots())
 
 

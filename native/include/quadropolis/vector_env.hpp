@@ -19,6 +19,7 @@
 #include "quadropolis/game.hpp"
 #include "quadropolis/observation.hpp"
 #include "quadropolis/random.hpp"
+#include "quadropolis/scoring.hpp"
 
 namespace quadropolis {
 
@@ -69,6 +70,12 @@ public:
     // caller), writing its outputs like a step. Returns the first k whose game is out of order
     // or whose episode is not over; -1 if none (only then does anything start).
     int restart(const int32_t* games, int count, VectorOutput& out);
+    // The result of every game whose episode ended by the end of its game (not by an illegal
+    // action) and has not restarted since: over[i] set, scores[i][p] each seat's VP, winners[i][p]
+    // R13's winners (outcome.outcome_of), margins[i] the agent's VP minus the best other VP; the
+    // rows of the other games are zeroed. Rows are `players` wide. The keys are those the final
+    // reward was computed from, kept when the episode ended: nothing is scored again.
+    void results(int32_t* scores, bool* winners, int32_t* margins, bool* over) const;
 
     const State& state(int game) const { return games_[game].state; }
     int64_t episode_seed(int game) const { return games_[game].seed; }
@@ -102,7 +109,9 @@ private:
         int agent;
         int8_t opponent[MAX_PLAYERS];  // by seat (the agent's entry unused)
         int32_t scores[MAX_PLAYERS];   // projected score after the agent's last build (dense)
+        RankKey final[MAX_PLAYERS];    // each seat's rank key once the game is over (ended)
         bool done;
+        bool ended;                    // the episode is over by the end of the game (final set)
         bool waiting;                  // an external opponent is to move
         int8_t legal[MOVE_COUNT];      // the agent's legal moves now (action_mask), kept by observe
 
@@ -114,7 +123,8 @@ private:
     void start(Game& g, int64_t seed, int seat);
     void next_episode(Game& g, int index, VectorOutput& out);
     void play_bots(Game& g);
-    double final_reward(const Game& g) const;
+    double final_reward(Game& g) const;
+    int32_t margin(const Game& g) const;
     double play(Game& g, int action, bool& illegal);
     void observe(Game& g, int index, VectorOutput& out) const;
     void settle(Game& g, int index, VectorOutput& out);

@@ -1,15 +1,17 @@
 """The arena: tournaments between bots, played in parallel, with statistics and reports.
 
 Holds :mod:`.tournament` (running the games on the local or Ray backend, results as data),
-:mod:`.stats` (Wilson intervals, pairwise results, Bradley-Terry ratings), :mod:`.report`
-(JSON/CSV output, plots, progress bar, tables) and :mod:`.command` (``quadropolis arena``).
+:mod:`.report` (JSON/CSV output, plots, progress bar, tables), :mod:`.ratings` (ratings over
+saved tournaments) and :mod:`.command` (``quadropolis arena``). Its statistics (seat rotation,
+Wilson intervals, pairwise results, Bradley-Terry ratings) live below it in the core module
+:mod:`quadropolis.stats`, shared with the RL evaluation, and are re-exported here.
 May import the standard library, the rules core, the public API of :mod:`quadropolis.bots`
 and the shared option helpers :mod:`quadropolis.cli.options`; optional: Ray, matplotlib."""
 
 from __future__ import annotations
 
+from ..stats import Z95, bradley_terry, lineup, mean_sd, pairwise_results, rating_against, wilson_interval
 from .command import add_arena_command
-from .stats import Z95, bradley_terry, mean_sd, pairwise_results, rating_against, wilson_interval
 from .tournament import (
     BACKENDS,
     ArenaError,
@@ -19,7 +21,6 @@ from .tournament import (
     TournamentResult,
     entrant_bot,
     entrant_labels,
-    lineup,
     play_game,
     run_tournament,
     schedule,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .stats import bradley_terry, wilson_interval
+from ..stats import bradley_terry, wilson_interval
 from .tournament import FORMAT, ArenaError
 
 

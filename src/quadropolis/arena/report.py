@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from ..scoring import CATEGORY_HEADS, mode_categories
-from .stats import RATING_ANCHOR, wilson_interval
+from ..stats import RATING_ANCHOR, wilson_interval
 from .tournament import CSV_FIELDS, PLOT_HINT, ArenaError, TournamentResult, _import_optional
 
 # --------------------------------------------------------------------------- output

@@ -35,7 +35,8 @@ working directory first on ``sys.path``, as ``python -m`` does). Only the comman
 the library take such specs; ``make_bot`` never does (a saved record or a network client
 cannot make a process import code).
 
-The statistics (Wilson intervals, the Bradley-Terry rating) are in :mod:`quadropolis.arena.stats`."""
+The statistics (Wilson intervals, the Bradley-Terry rating) are in :mod:`quadropolis.stats`
+(a core module the RL evaluation shares)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..record import GameRecord
 from ..scoring import CATEGORIES
-from .stats import RATING_ANCHOR, bradley_terry, mean_sd, pairwise_results, wilson_interval
+from ..stats import RATING_ANCHOR, bradley_terry, lineup, mean_sd, pairwise_results, wilson_interval
 
 __all__ = [
     "BACKENDS",
@@ -69,7 +70,6 @@ __all__ = [
     "TournamentResult",
     "entrant_bot",
     "entrant_labels",
-    "lineup",
     "play_game",
     "run_tournament",
     "schedule",
@@ -134,14 +134,6 @@ def entrant_bot(spec: str) -> Bot:
     from ..envs import PolicyBot  # an RL policy: numpy and the encoder, only when one enters
 
     return PolicyBot(obj, name=spec)
-
-
-def lineup(entrants: int, game: int) -> tuple[int, ...]:
-    """Who sits where in game ``game``: ``lineup(N, g)[seat]`` is the entrant in ``seat``.
-    Entrant ``i`` sits in seat ``(i + g) mod N``."""
-    if entrants < 1:
-        raise ValueError("need at least one entrant")
-    return tuple((seat - game) % entrants for seat in range(entrants))
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,9 @@ pictures of the table (:mod:`.picture`, ``render_mode="rgb_array"``).
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo, open-spiel): ``pip install
 'quadropolis[rl]'``. Importing this package needs numpy only (gymnasium and PettingZoo, when
 installed, get their registrations); each adapter module imports its own framework. May import
-the standard library, numpy, Pillow and those frameworks, the rules core and the public
-packages ``quadropolis.bots`` and ``quadropolis.arena`` (whose statistics and seating
-:func:`evaluate` shares).
+the standard library, numpy, Pillow and those frameworks, the rules core (with
+:mod:`quadropolis.stats`, the statistics and seating :func:`evaluate` shares with the arena) and
+the public package ``quadropolis.bots``; never the arena (which enters RL policies through it).
 """
 
 from __future__ import annotations
@@ -57,7 +57,15 @@ from .encoding import (
     observation_text,
     views,
 )
-from .evaluation import LADDER_RATINGS, Evaluation, evaluate, evaluate_batched
+from .evaluation import (
+    LADDER_RATINGS,
+    RATED_RUNGS,
+    Evaluation,
+    LadderEvaluation,
+    evaluate,
+    evaluate_batched,
+    evaluate_ladder,
+)
 from .ladder import LADDER, Rung, ladder_specs
 from .opponents import PolicyBot, as_policy, make_opponent
 
@@ -145,10 +153,12 @@ __all__ = [
     "OBSERVATION_SIZE",
     "OPENSPIEL_NAME",
     "PETTINGZOO_NAME",
+    "RATED_RUNGS",
     "REWARDS",
     "ActionError",
     "Encoder",
     "Evaluation",
+    "LadderEvaluation",
     "Part",
     "PolicyBot",
     "Rung",
@@ -158,6 +168,7 @@ __all__ = [
     "encode",
     "evaluate",
     "evaluate_batched",
+    "evaluate_ladder",
     "final_rewards",
     "ladder_specs",
     "layout_table",

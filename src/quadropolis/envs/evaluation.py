@@ -5,7 +5,7 @@ bots' ladder, so that published numbers are comparable.
 **Protocol** (the arena's, :mod:`quadropolis.arena`): the entrants are the policy (entrant 0)
 and the opponents (entrants 1 to N-1, in the order given); game ``g`` (0-based) is the engine's
 game with seed ``seed + g`` and seats entrant ``i`` in seat ``(i + g) mod N``
-(:func:`quadropolis.arena.lineup`), so over a multiple of N games the policy plays every seat
+(:func:`quadropolis.stats.lineup`), so over a multiple of N games the policy plays every seat
 equally often; every bot given by its spec is built afresh for each game with
 ``make_bot(spec, workers=1, trusted=True, time_caps=False)`` and draws from
 ``quadropolis.bots.bot_rng(seed + g, seat)`` (:func:`quadropolis.bots.play_match`). The same
@@ -14,11 +14,11 @@ greedy`` (the policy as ``--bot python:module:attribute``), with the same result
 deterministic policy. Report the env version, mode, players, opponents, games and seed.
 
 **Figures.** Win share: 1 for a sole win, 1/k in a k-way tie (R13), with its 95% Wilson
-interval (:func:`quadropolis.arena.wilson_interval`). Mean VP and mean margin (own final VP
+interval (:func:`quadropolis.stats.wilson_interval`). Mean VP and mean margin (own final VP
 minus the best other final VP), each with a 95% normal interval, mean ± 1.96 sd / sqrt(n)
-(:func:`quadropolis.arena.mean_sd`). **Rating**: in 2-player games against bots of the ladder
+(:func:`quadropolis.stats.mean_sd`). **Rating**: in 2-player games against bots of the ladder
 (:data:`LADDER_RATINGS`), the policy's Bradley-Terry rating with the opponents' ratings held
-at their ladder values (:func:`quadropolis.arena.rating_against`: the arena's method, R13
+at their ladder values (:func:`quadropolis.stats.rating_against`: the arena's method, R13
 pairwise results, one virtual draw per opponent); ``None`` otherwise.
 
 **On the batched env**: :func:`evaluate_batched` plays the same games (seeds, seats, the
@@ -33,19 +33,29 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import multiprocessing
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..arena import Z95, lineup, mean_sd, rating_against, wilson_interval
 from ..bots import Bot, make_bot, play_match
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..outcome import Outcome
+from ..stats import Z95, lineup, mean_sd, rating_against, wilson_interval
 from ..tiles import Mode
 from .opponents import Opponent, PolicyBot
 
-__all__ = ["LADDER_RATINGS", "Evaluation", "evaluate", "evaluate_batched"]
+__all__ = [
+    "LADDER_RATINGS",
+    "RATED_RUNGS",
+    "Evaluation",
+    "LadderEvaluation",
+    "evaluate",
+    "evaluate_batched",
+    "evaluate_ladder",
+]
 
 #: The bots' ratings on the ladder's scale (2-player games; docs/bots.md, "Difficulty levels":
 #: ``quadropolis arena --ratings`` over the ladder, ``hard`` against ``greedy`` and the round
@@ -105,6 +115,37 @@ class Evaluation:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+#: The rungs :func:`evaluate_ladder` plays by default: rated bots far enough apart that an agent
+#: anywhere from ``random`` to ``greedy`` wins some games and loses some against them.
+RATED_RUNGS: Final = ("random", "easy", "greedy")
+
+
+@dataclass(frozen=True, slots=True)
+class LadderEvaluation:
+    """What :func:`evaluate_ladder` measured: one rating from the games against every rung at
+    once, its 95% interval, and each rung's :class:`Evaluation` (in the order of ``rungs``)."""
+
+    mode: str
+    rungs: tuple[str, ...]
+    games: int  # per rung
+    seed: int
+    rating: float
+    rating_ci95: tuple[float, float]
+    evaluations: tuple[Evaluation, ...]
+
+    def __str__(self) -> str:
+        lo, hi = self.rating_ci95
+        shares = ", ".join(
+            f"{e.win_share:.1%} vs {r}" for r, e in zip(self.rungs, self.evaluations, strict=True)
+        )
+        return f"rating {self.rating:.0f} ({lo:.0f}-{hi:.0f}) from {self.games} games per rung: {shares}"
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        out["evaluations"] = [e.to_json() for e in self.evaluations]
+        return out
+
+
 def _span(ci: tuple[float, float]) -> str:
     return f"{ci[0]:.1f} to {ci[1]:.1f}"
 
@@ -134,29 +175,83 @@ def evaluate(
     normalize: bool = False,
     urbanist_blocks: str = "lines",
     all_parks_absorb: bool = False,
+    jobs: int = 1,
 ) -> Evaluation:
     """Play ``games`` games of ``policy`` against ``opponents`` by the protocol of the module
     docstring and return its figures. ``policy``: a callable ``(observation, action_mask) ->
     action``, an object with SB3's ``predict`` or a :class:`~quadropolis.bots.Bot`
     (:mod:`.opponents`); it sees observations in [0, 1] if ``normalize``. ``opponents``: one
-    for every other seat, or one per other seat (bot specs, bots or policies). Played in this
-    process, one game after another. Raises :class:`~quadropolis.ConfigError` for bad
-    arguments, :class:`~quadropolis.bots.BotError` if the policy plays outside the mask."""
+    for every other seat, or one per other seat (bot specs, bots or policies). ``jobs``: the
+    games are shared among that many worker processes (forked where the platform can, so the
+    policy need not be picklable; each worker plays with its own copy of the policy and of
+    the bot objects given); the results are those of ``jobs=1``, game for game, for a policy
+    and bots that keep nothing from one game to the next. Raises
+    :class:`~quadropolis.ConfigError` for bad arguments, :class:`~quadropolis.bots.BotError`
+    if the policy plays outside the mask."""
     template = _template(mode, players, games, urbanist_blocks, all_parks_absorb)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(f"jobs must be an int of at least 1, got {jobs!r}")
     others = _opponent_list(opponents, players)
     me = policy if isinstance(policy, Bot) else PolicyBot(policy, normalize=normalize)
     ladder = LADDER_RATINGS[template.mode]
     rated = players == 2 and all(isinstance(o, str) and o.strip().lower() in ladder for o in others)
-    results: list[tuple[int, int, int, int, float]] = []
-    pairs: list[tuple[float, float]] = []  # (opponent's ladder rating, policy's pairwise score)
-    for g in range(games):
-        seats = lineup(players, g)  # seats[seat] = the entrant there
-        config = dataclasses.replace(template, seed=seed + g)
-        out = play_match(config, [_entrant(e, me, others, normalize) for e in seats]).outcome
-        results.append(_result(config.seed, seats.index(0), out))
-        if rated:
-            pairs += _ladder_pairs(seats, out, others, ladder)
+    work = _Games(me, tuple(others), template, seed, normalize, ladder if rated else None)
+    played = _play_all(work, games, jobs)
+    results = [result for result, _ in played]
+    pairs = [pair for _, game_pairs in played for pair in game_pairs]
     return _evaluation(template, others, seed, results, pairs if rated else None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Games:
+    """What every game of an :func:`evaluate` call shares; :meth:`play` plays one."""
+
+    me: Bot
+    others: tuple[Opponent, ...]
+    template: GameConfig
+    seed: int
+    normalize: bool
+    ladder: Mapping[str, float] | None  # the ladder's ratings if the policy is rated
+
+    def play(self, g: int) -> tuple[tuple[int, int, int, int, float], list[tuple[float, float]]]:
+        """Game ``g``: its result and the policy's (ladder rating, pairwise score) pairs."""
+        players = self.template.players
+        seats = lineup(players, g)  # seats[seat] = the entrant there
+        config = dataclasses.replace(self.template, seed=self.seed + g)
+        out = play_match(config, [_entrant(e, self.me, self.others, self.normalize) for e in seats]).outcome
+        pairs = [] if self.ladder is None else _ladder_pairs(seats, out, self.others, self.ladder)
+        return _result(config.seed, seats.index(0), out), pairs
+
+
+#: The games of the :func:`evaluate` call a worker process serves (set by its initializer).
+_WORKER_GAMES: list[_Games] = []
+
+
+def _serve(games: _Games) -> None:
+    _WORKER_GAMES[:] = [games]
+
+
+def _play_chunk(chunk: range) -> list[tuple[tuple[int, int, int, int, float], list[tuple[float, float]]]]:
+    return [_WORKER_GAMES[0].play(g) for g in chunk]
+
+
+def _play_all(
+    work: _Games, games: int, jobs: int
+) -> list[tuple[tuple[int, int, int, int, float], list[tuple[float, float]]]]:
+    """Every game's result and pairs, in game order: here, or in ``jobs`` worker processes
+    (chunks of consecutive games, about four per worker, so that uneven games even out)."""
+    if jobs == 1 or games == 1:
+        return [work.play(g) for g in range(games)]
+    size = max(1, math.ceil(games / (4 * jobs)))
+    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
+    # fork: the worker inherits the policy instead of unpickling it (a closure, a model)
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    )
+    with ProcessPoolExecutor(
+        min(jobs, len(chunks)), mp_context=context, initializer=_serve, initargs=(work,)
+    ) as pool:
+        return [played for part in pool.map(_play_chunk, chunks) for played in part]
 
 
 def evaluate_batched(
@@ -177,11 +272,12 @@ def evaluate_batched(
     or an object with SB3's ``predict`` (called on the batch, deterministic, with the masks);
     ``opponents`` are the batched env's; at most ``batch`` games at once. Needs the compiled
     engine. :class:`~quadropolis.bots.BotError` if the policy plays outside the mask."""
-    from .vector import QuadropolisVectorEnv, _predictor
+    from .batched_opponents import predictor
+    from .vector import QuadropolisVectorEnv
 
     template = _template(mode, players, games, urbanist_blocks, all_parks_absorb)
     others = _opponent_list(opponents, players)
-    act = _predictor(policy) if callable(getattr(policy, "predict", None)) else policy
+    act = predictor(policy) if callable(getattr(policy, "predict", None)) else policy
     ladder = LADDER_RATINGS[template.mode]
     rated = players == 2 and all(isinstance(o, str) and o.strip().lower() in ladder for o in others)
     results: list[tuple[int, int, int, int, float]] = [(0, 0, 0, 0, 0.0)] * games
@@ -208,6 +304,60 @@ def evaluate_batched(
                 if rated:
                     pairs.append((ladder[str(others[0]).strip().lower()], share))
     return _evaluation(template, others, seed, results, pairs if rated else None)
+
+
+def evaluate_ladder(
+    policy: Any,
+    rungs: Sequence[str] = RATED_RUNGS,
+    *,
+    mode: str = "classic",
+    games: int = 100,
+    seed: int = 0,
+    normalize: bool = False,
+    jobs: int = 1,
+    batched: bool = False,
+    batch: int = 256,
+) -> LadderEvaluation:
+    """A rating that ranks agents above and below ``greedy``: ``games`` 2-player games of
+    ``policy`` against each rung of ``rungs`` (bots of :data:`LADDER_RATINGS`; the same seeds
+    ``seed`` to ``seed + games - 1`` for every rung), then one Bradley-Terry rating fitted to
+    all of them at once with the rungs' ratings held at their ladder values (the method of
+    :func:`evaluate`'s rating). Against ``greedy`` alone every agent that never wins gets the
+    same rating; against several rungs the losses to ``greedy`` and the wins over ``random``
+    place it. Its 95% interval is the normal one of the maximum likelihood (the rating ± 1.96
+    over the square root of the Fisher information). Played by :func:`evaluate` (``jobs``
+    processes), or with ``batched`` by :func:`evaluate_batched` (a batched policy, at most
+    ``batch`` games at once). :class:`~quadropolis.ConfigError` for a rung without a rating."""
+    game_mode = _template(mode, 2, games, "lines", False).mode
+    ladder = LADDER_RATINGS[game_mode]
+    names = tuple(str(r).strip().lower() for r in rungs)
+    unknown = [r for r in names if r not in ladder]
+    if not names or unknown:
+        raise ConfigError(f"rungs must be bots of the rated ladder {sorted(ladder)}, got {list(rungs)!r}")
+    evaluations = tuple(
+        evaluate_batched(policy, r, mode=mode, games=games, seed=seed, normalize=normalize, batch=batch)
+        if batched
+        else evaluate(policy, r, mode=mode, games=games, seed=seed, normalize=normalize, jobs=jobs)
+        for r in names
+    )
+    # 2 players: the pairwise score is the win share (1 a win, 1/2 a shared one, 0 a loss)
+    pairs = [(ladder[r], result[4]) for r, e in zip(names, evaluations, strict=True) for result in e.results]
+    rating = rating_against(pairs)
+    return LadderEvaluation(
+        game_mode.value, names, games, seed, rating, _rating_ci(rating, pairs), evaluations
+    )
+
+
+def _rating_ci(rating: float, pairs: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The normal 95% interval of a rating fitted by :func:`~quadropolis.stats.rating_against`
+    (its prior's virtual draws included in the information)."""
+    scale = math.log(10.0) / 400.0
+    terms = [r for r, _ in pairs] + sorted({r for r, _ in pairs})  # the results, the prior's draws
+    information = math.fsum(
+        scale * scale * p * (1.0 - p) for p in (1.0 / (1.0 + 10.0 ** ((r - rating) / 400.0)) for r in terms)
+    )
+    half = Z95 / math.sqrt(information)
+    return rating - half, rating + half
 
 
 def _first_episodes(env: Any, seed: int, chunk: list[int], act: Any) -> list[tuple[int, int, float]]:

@@ -19,7 +19,8 @@ The schedule, counted in episodes (resets):
 
 The draws come from ``numpy.random.default_rng(seed)``. ``info["opponents"]`` names the
 opponents of the episode (``self@k`` is snapshot ``k``, 0 the first; a bot by its spec).
-Only the agent's own rewards are returned, as in the wrapped env.
+Only the agent's own rewards are returned, as in the wrapped env. On the batched env (and its
+SB3 adapter) the same schedule is :class:`~.league.League`, given as the env's opponents.
 """
 
 from __future__ import annotations
@@ -54,10 +55,13 @@ class SelfPlay(gymnasium.Wrapper[npt.NDArray[np.float32], np.int64, npt.NDArray[
         latest: float | None = None,
         seed: int | None = None,
     ) -> None:
-        super().__init__(env)
-        base = env.unwrapped
+        base = getattr(env, "unwrapped", env)
         if not isinstance(base, QuadropolisEnv):
-            raise ConfigError(f"SelfPlay wraps a Quadropolis env, got {type(base).__name__}")
+            raise ConfigError(
+                f"SelfPlay wraps the single Quadropolis env, got {type(base).__name__} "
+                "(on the batched env, give quadropolis.envs.league.League as its opponents)"
+            )
+        super().__init__(env)
         if refresh < 1 or league < 0:
             raise ConfigError(f"refresh must be at least 1 and league at least 0, got {refresh} and {league}")
         if latest is None:  # plain self-play, else half the seats to the latest by default

@@ -82,7 +82,6 @@ seeds come from each env's ``np_random``); :class:`QuadropolisVectorEnv` itself 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -95,22 +94,12 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import engine
-from ..bots import (
-    NEURAL_RAW_CONTEXT,
-    NEURAL_RAW_MOVE,
-    Bot,
-    BotError,
-    EpsilonGreedyBot,
-    bot_rng,
-    make_bot,
-    neural_choose_rows,
-    observe,
-)
+from ..bots import BotError
 from ..config import GameConfig
 from ..errors import ConfigError, IllegalMoveError, QuadropolisError
-from ..moves import move_number
 from ..tiles import Mode
 from .actions import NUM_ACTIONS, ActionError
+from .batched_opponents import NATIVE_OPPONENTS, external_opponent
 from .episode import refusal
 from .layout import OBSERVATION_SIZE, observation_high
 from .native_obs import native_encoding
@@ -118,13 +107,8 @@ from .rewards import REWARDS, check_illegal_reward, check_reward
 
 __all__ = ["NATIVE_OPPONENTS", "QuadropolisVectorEnv", "make_vector_env"]
 
-#: The opponents the batched env plays natively, by their bot specs (bots.simple).
-NATIVE_OPPONENTS: Final = ("random", "greedy")
-#: The bot specs the batched env plays with batched inference (see :class:`_NeuralOpponent`).
-BATCHED_OPPONENTS: Final = ("neural",)
 _EXTERNAL: Final = 2  # the engine's code of an opponent decided here (vector_env.hpp)
 _SEED_LIMIT: Final = 2**63
-_MOVE_COLUMN: Final = 5  # in the engine's rows of greedy's values: the value before, the move
 
 
 class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
@@ -243,7 +227,7 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         infos = self._infos()
         ended = np.flatnonzero(self._terminated)
         if len(ended):
-            self._results(ended, infos)
+            self._results(infos)
             if self.autoreset_mode is AutoresetMode.SAME_STEP:
                 self._restart(ended, infos)
         out = self._out
@@ -302,27 +286,16 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
     def _outputs(self) -> tuple[npt.NDArray[Any], ...]:
         return (self._obs, self._masks, self._rewards, self._terminated, self._illegal, self._seats)
 
-    def _results(self, ended: npt.NDArray[np.intp], infos: dict[str, Any]) -> None:
-        """Adds the final scores, winners and margins of the games in ``ended`` whose game is
-        over (not ended by an illegal action) to ``infos``."""
+    def _results(self, infos: dict[str, Any]) -> None:
+        """Adds the final scores, winners and margins of the games whose episode ended by the
+        end of the game at this step to ``infos``, as the engine kept them when it computed the
+        final rewards (nothing is scored again here)."""
         n, players = self.num_envs, self._config.players
-        scores = np.zeros((n, players), np.int32)
-        winners = np.zeros((n, players), np.bool_)
-        margin = np.zeros(n, np.int32)
-        over = np.zeros(n, np.bool_)
-        absorb = self._config.all_parks_absorb
-        for i in ended[~self._illegal[ended]]:
-            state = self._games.state(int(i))
-            keys = []
-            for p in range(players):
-                t = state.score(p, absorb)
-                keys.append((t[0], t[2], -t[3]))  # outcome.rank_key: VP, placed, empty squares
-            best = max(keys)
-            scores[i] = [k[0] for k in keys]
-            winners[i] = [k == best for k in keys]
-            agent = int(self._seats[i])
-            margin[i] = keys[agent][0] - max(k[0] for p, k in enumerate(keys) if p != agent)
-            over[i] = True
+        scores = np.empty((n, players), np.int32)
+        winners = np.empty((n, players), np.bool_)
+        margin = np.empty(n, np.int32)
+        over = np.empty(n, np.bool_)
+        self._games.results(scores, winners, margin, over)
         for key, value in (("final_scores", scores), ("winners", winners), ("margin", margin)):
             infos[key], infos["_" + key] = value, over
 
@@ -363,8 +336,13 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
                 return
             games, which = self._waiting[:k], self._waiting_opponent[:k]
             moves = np.empty(k, np.int64)
-            for index, opponent in self._external.items():
-                rows = np.flatnonzero(which == index) if len(self._external) > 1 else np.arange(k)
+            # an opponent given for several seats decides all its waiting games in one call
+            for opponent, indexes in _by_object(self._external):
+                rows = (
+                    np.flatnonzero(np.isin(which, indexes))
+                    if len(indexes) < len(self._external)
+                    else np.arange(k)
+                )
                 if len(rows):
                     moves[rows] = opponent.moves(self._games, np.ascontiguousarray(games[rows]), which[rows])
             bad = self._games.resume(np.ascontiguousarray(games), moves, *outputs)
@@ -414,6 +392,14 @@ class QuadropolisVectorEnv(VectorEnv[Any, Any, Any]):
         }
 
 
+def _by_object(external: dict[int, Any]) -> list[tuple[Any, list[int]]]:
+    """The distinct opponents decided here, each with its indexes among the other seats."""
+    groups: dict[int, tuple[Any, list[int]]] = {}
+    for index, opponent in external.items():
+        groups.setdefault(id(opponent), (opponent, []))[1].append(index)
+    return list(groups.values())
+
+
 def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     """``NEXT_STEP`` or ``SAME_STEP``, given as the enum or its name or value."""
     if isinstance(mode, AutoresetMode):
@@ -449,199 +435,9 @@ def _opponents(opponents: Any, players: int) -> tuple[tuple[int, ...], dict[int,
         if isinstance(o, str) and o in NATIVE_OPPONENTS:
             codes.append(NATIVE_OPPONENTS.index(o))
             continue
-        if isinstance(o, str) and o in BATCHED_OPPONENTS:
-            o = made.setdefault(o, _NeuralOpponent())
-        elif isinstance(o, (str, Bot)):
-            key = o if isinstance(o, str) else id(o)
-            o = made[key] if key in made else made.setdefault(key, _bot_opponent(o))
-        elif callable(getattr(o, "predict", None)):  # SB3: before callable (a torch module is)
-            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(_predictor(o)))
-        elif callable(o):
-            o = made[id(o)] if id(o) in made else made.setdefault(id(o), _PolicyOpponent(o))
-        else:
-            raise ConfigError(
-                f"an opponent of the batched env is a bot spec, a Bot or a batched policy "
-                f"(observations, masks) -> actions; got {o!r}"
-            )
         codes.append(_EXTERNAL)
-        external[k] = o
+        external[k] = external_opponent(o, made)
     return tuple(codes), external
-
-
-class _NeuralOpponent:
-    """``neural`` over a batch: the engine writes every waiting game's raw inputs
-    (:func:`quadropolis.bots.neural.raw_inputs`), one forward pass scores all their moves."""
-
-    def __init__(self) -> None:
-        make_bot("neural")  # a ConfigError now if NumPy or the weights are missing
-
-    def forget(self) -> None:
-        """Nothing kept between moves."""
-
-    def moves(
-        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
-    ) -> npt.NDArray[np.int64]:
-        """The move ``neural`` plays in each listed waiting game of ``games`` (VectorGames;
-        ``others``, the mover's index among the other seats, is not needed)."""
-        native = engine.current()
-        assert native is not None
-        k = len(listed)
-        seats = np.empty(k, np.int32)
-        context = np.empty((k, NEURAL_RAW_CONTEXT), np.int32)
-        rows = np.empty((k * native.MAX_LEGAL, NEURAL_RAW_MOVE), np.int32)
-        counts = np.empty(k, np.int32)
-        games.opponent_inputs(listed, seats, context, rows, counts)
-        rows = rows[: int(counts.sum())]
-        return rows[neural_choose_rows(context, rows, counts), 5].astype(np.int64)  # type: ignore[no-any-return]
-
-
-class _BotOpponent:
-    """A bot (spec or :class:`~quadropolis.bots.Bot`) played game by game: each waiting game's
-    state is read back from the engine and the bot chooses with the generator the single env
-    gives that seat (``bots.bot_rng(seed, seat)``), kept for the whole episode."""
-
-    def __init__(self, bot: str | Bot) -> None:
-        # Opponents are chosen in code by the researcher: trusted budgets, as the single env's
-        self.bot = make_bot(bot, workers=1, trusted=True) if isinstance(bot, str) else bot
-        self._rngs: dict[tuple[int, int, int], random.Random] = {}  # (game, seed, seat)
-
-    def forget(self) -> None:
-        """Drops the generators (a reset may replay a seed: its bots start afresh)."""
-        self._rngs.clear()
-
-    def moves(
-        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
-    ) -> npt.NDArray[np.int64]:
-        native = engine.current()
-        assert native is not None
-        moves = np.empty(len(listed), np.int64)
-        for k, i in enumerate(listed.tolist()):
-            state = native.from_native(games.state(i))
-            rng = self.rng(games, i, state.current_player)
-            moves[k] = move_number(self.bot.choose(observe(state), rng))
-        return moves
-
-    def rng(self, games: Any, game: int, seat: int) -> random.Random:
-        """The generator of ``seat``'s bot in ``game``'s current episode."""
-        seed = games.episode_seed(game)
-        rng = self._rngs.get((game, seed, seat))
-        if rng is None:
-            # the game's earlier episodes' generators are done with
-            for key in [key for key in self._rngs if key[0] == game and key[1] != seed]:
-                del self._rngs[key]
-            rng = self._rngs[game, seed, seat] = bot_rng(seed, seat)
-        return rng
-
-
-class _EpsilonGreedyOpponent(_BotOpponent):
-    """``greedy:epsilon=E`` (and ``easy``) without reading the state back, with
-    :class:`~quadropolis.bots.EpsilonGreedyBot`'s draws from the same generators: first
-    ``random() < epsilon`` in each waiting game; then, in the games that drew a random move,
-    a uniformly random one of the mask's legal moves (the engine lists them in ascending
-    action numbers, as the Python engine does), and in the others a uniformly random one of
-    greedy's best, from greedy's values of every legal move that the engine writes (the rows
-    ``neural`` reads, in the same order)."""
-
-    def moves(
-        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
-    ) -> npt.NDArray[np.int64]:
-        epsilon = self.bot.epsilon  # type: ignore[attr-defined]
-        rngs = [
-            self.rng(games, game, seat)
-            for game, seat in zip(listed.tolist(), _seats(games, listed, others), strict=True)
-        ]
-        explore = np.array([rng.random() < epsilon for rng in rngs], np.bool_)
-        moves = np.empty(len(listed), np.int64)
-        if explore.any():
-            rows = np.flatnonzero(explore)
-            moves[rows] = self._random(games, listed[rows], [rngs[j] for j in rows])
-        if not explore.all():
-            rows = np.flatnonzero(~explore)
-            moves[rows] = self._greedy(games, listed[rows], [rngs[j] for j in rows])
-        return moves
-
-    @staticmethod
-    def _random(games: Any, listed: npt.NDArray[np.int32], rngs: list[random.Random]) -> list[int]:
-        k = len(listed)
-        masks = np.empty((k, NUM_ACTIONS), np.int8)
-        games.opponent_observe(listed, np.empty((k, OBSERVATION_SIZE), np.float32), masks)
-        out = []
-        for mask, rng in zip(masks, rngs, strict=True):
-            legal = mask.nonzero()[0]
-            out.append(int(legal[int(rng.random() * len(legal))]))
-        return out
-
-    @staticmethod
-    def _greedy(games: Any, listed: npt.NDArray[np.int32], rngs: list[random.Random]) -> list[int]:
-        native = engine.current()
-        assert native is not None
-        k = len(listed)
-        rows = np.empty((k * native.MAX_LEGAL, NEURAL_RAW_MOVE), np.int32)
-        counts = np.empty(k, np.int32)
-        games.opponent_inputs(
-            listed, np.empty(k, np.int32), np.empty((k, NEURAL_RAW_CONTEXT), np.int32), rows, counts
-        )
-        out = []
-        start = 0
-        for n, rng in zip(counts.tolist(), rngs, strict=True):
-            block = rows[start : start + n].tolist()
-            start += n
-            best = max(row[:_MOVE_COLUMN] for row in block)
-            ties = [row[_MOVE_COLUMN] for row in block if row[:_MOVE_COLUMN] == best]
-            out.append(ties[int(rng.random() * len(ties))])
-        return out
-
-
-def _predictor(model: Any) -> Any:
-    """An object with SB3's ``predict`` as a batched policy: its deterministic actions for all
-    the waiting games at once, with their masks (sb3-contrib's ``action_masks``)."""
-
-    def policy(observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Any:
-        actions, _ = model.predict(observations, action_masks=masks.astype(bool), deterministic=True)
-        return np.asarray(actions).astype(np.int64)
-
-    return policy
-
-
-def _seats(games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]) -> list[int]:
-    """The seat to move in each listed waiting game, from its index among the other seats
-    (the agent's seat skipped)."""
-    return [
-        k + (k >= games.agent_seat(game)) for game, k in zip(listed.tolist(), others.tolist(), strict=True)
-    ]
-
-
-def _bot_opponent(bot: str | Bot) -> _BotOpponent:
-    """The fastest exact way to play ``bot`` in the batch."""
-    opponent = _BotOpponent(bot)
-    return _EpsilonGreedyOpponent(bot) if type(opponent.bot) is EpsilonGreedyBot else opponent
-
-
-class _PolicyOpponent:
-    """A policy called on a batch: ``policy(observations, masks) -> actions``, the observations
-    ``(k, 2409)`` float32 from the seat to move (normalised if the env is) and the masks
-    ``(k, 121)`` int8 of the ``k`` games waiting for it."""
-
-    def __init__(self, policy: Any) -> None:
-        self.policy = policy
-
-    def forget(self) -> None:
-        """Nothing kept between moves (the policy keeps what it keeps)."""
-
-    def moves(
-        self, games: Any, listed: npt.NDArray[np.int32], others: npt.NDArray[np.int32]
-    ) -> npt.NDArray[np.int64]:
-        k = len(listed)
-        obs = np.empty((k, OBSERVATION_SIZE), np.float32)
-        masks = np.empty((k, NUM_ACTIONS), np.int8)
-        games.opponent_observe(listed, obs, masks)
-        actions = np.asarray(self.policy(obs, masks))
-        if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):
-            raise BotError(
-                f"the opponent policy must return {k} integer actions, "
-                f"got shape {actions.shape} of {actions.dtype}"
-            )
-        return actions.astype(np.int64)
 
 
 def _check_seed(seed: Any) -> int:

@@ -1,4 +1,6 @@
-"""Statistics of the arena: Wilson score intervals, mean and standard deviation, and the
+"""Statistics of games between players, shared by the arena (:mod:`quadropolis.arena`) and the
+RL evaluation (:mod:`quadropolis.envs`), which both import it from here: the seat rotation of a
+match (:func:`lineup`), Wilson score intervals, mean and standard deviation, and the
 Bradley-Terry rating fit on the Elo scale. Pure functions of numbers (standard library only).
 
 **Rating method.** Every game is split into pairwise results: for each pair of seats, the
@@ -28,11 +30,20 @@ __all__ = [
     "RATING_ANCHOR",
     "Z95",
     "bradley_terry",
+    "lineup",
     "mean_sd",
     "pairwise_results",
     "rating_against",
     "wilson_interval",
 ]
+
+
+def lineup(entrants: int, game: int) -> tuple[int, ...]:
+    """Who sits where in game ``game``: ``lineup(N, g)[seat]`` is the entrant in ``seat``.
+    Entrant ``i`` sits in seat ``(i + g) mod N`` (over N games every entrant plays every seat)."""
+    if entrants < 1:
+        raise ValueError("need at least one entrant")
+    return tuple((seat - game) % entrants for seat in range(entrants))
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
