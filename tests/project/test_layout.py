@@ -170,7 +170,7 @@ KNOWN_CIRCLES: dict[str, list[frozenset[str]]] = {
             }
         ),
     ],
-    "applications": [frozenset({"quadropolis.arena", "quadropolis.envs"})],
+    "applications": [],
 }
 
 
