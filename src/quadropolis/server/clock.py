@@ -81,17 +81,21 @@ class ManualClock:
             await asyncio.sleep(0)
 
     async def sleep(self, seconds: float) -> None:
-        end = self._now + seconds
-        async with self._moved:
-            await self._moved.wait_for(lambda: self._now >= end)
+        await self._until(self._now + seconds)
 
     async def wait(self, event: asyncio.Event, seconds: float) -> None:
         if event.is_set():
             return
-        sleeper = asyncio.ensure_future(self.sleep(seconds))
+        # The end is fixed now, not when the sleeping task first runs: an advance in between
+        # must count.
+        sleeper = asyncio.ensure_future(self._until(self._now + seconds))
         setter = asyncio.ensure_future(event.wait())
         try:
             await asyncio.wait((sleeper, setter), return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in (sleeper, setter):
                 task.cancel()
+
+    async def _until(self, end: float) -> None:
+        async with self._moved:
+            await self._moved.wait_for(lambda: self._now >= end)

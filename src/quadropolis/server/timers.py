@@ -165,8 +165,9 @@ class Timers:
     async def _clocks_forever(self) -> None:
         """Wake at the next deadline (or a nearer one set meanwhile, or every
         :data:`CLOCK_POLL` seconds) and start the bot's move of each game whose time ran out."""
-        wake = self.service.deadline_moved
+        wake, clock = self.service.deadline_moved, self.service.clock
         while not self._closing:
+            looked = clock.monotonic()
             try:
                 wait = await self.run_clocks()
             except asyncio.CancelledError:
@@ -174,7 +175,8 @@ class Timers:
             except Exception:
                 log.exception("clock check failed")
                 wait = CLOCK_POLL
-            await self.service.clock.wait(wake, wait)
+            # Counted from the look, not its end: time passing during the look counts.
+            await clock.wait(wake, looked + wait - clock.monotonic())
             wake.clear()
 
     async def run_clocks(self) -> float:
