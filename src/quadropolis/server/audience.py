@@ -89,7 +89,7 @@ class Audience:
         service = self.service
         await service.clock.sleep(service.limits.presence_delay)
         seats = sorted(self._due.pop(game.id, ()))
-        if self._closing or service.closing or not seats:
+        if self._closing or not seats:
             return
         now = service.clock.time()
         with contextlib.suppress(Unavailable):  # presence is advisory; the next heartbeat retries

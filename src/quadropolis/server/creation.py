@@ -1,14 +1,15 @@
 """What a new game is made of: its seats as asked (:func:`seat_plan`), its deal
 (:func:`game_config`), the stored game (:func:`new_game_data`) with a token for each seat its
-creator takes, and the words of the per-address quotas. Pure but for drawing the seed, the
-first player and the tokens at random; the service checks the quotas and stores the game."""
+creator takes, and the per-address quotas (:func:`check_quota`). Pure but for drawing the
+seed, the first player and the tokens at random, and the quotas' two reads of the store;
+the service stores the game."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from ..bots import LEVELS
 from ..config import GameConfig
@@ -20,6 +21,7 @@ from .errors import BadMessage, LimitReached
 from .game import BOT, HUMAN, hash_token
 from .protocol import CreateGame, SeatSpec
 from .settings import Limits
+from .storage import Store
 
 #: Who plays a resigned seat at a table without takeover: the weakest level.
 WEAKEST_LEVEL: Final = next(iter(LEVELS))
@@ -154,7 +156,23 @@ def _seat_row(
     return SeatData(seat, HUMAN, None, "", None, None)
 
 
-def too_many_games(active: int, limits: Limits) -> LimitReached:
+async def check_quota(
+    run: Callable[..., Awaitable[Any]], store: Store, limits: Limits, client: str, now: float, costly: int
+) -> None:
+    """:class:`LimitReached` if ``client`` has created its quota of live games, or if
+    ``costly`` more costly bot seats would put it over its limit of those (``run``: how the
+    caller runs a storage call off the event loop)."""
+    since = (now - limits.waiting_expiry, now - limits.playing_expiry)
+    active: int = await run(store.active_games_of, client, *since)
+    if active >= limits.games_per_client:
+        raise _too_many_games(active, limits)
+    if costly:
+        held: int = await run(store.costly_seats_of, client, COSTLY_LEVELS)
+        if held + costly > limits.costly_bots_per_client:
+            raise _too_many_costly(held, costly, limits.costly_bots_per_client)
+
+
+def _too_many_games(active: int, limits: Limits) -> LimitReached:
     """The refusal of a new game to an address that has ``active`` live games, its quota."""
     return LimitReached(
         f"You have {active} open game{'s' if active != 1 else ''} from this address, the "
@@ -165,7 +183,7 @@ def too_many_games(active: int, limits: Limits) -> LimitReached:
     )
 
 
-def too_many_costly(held: int, costly: int, cap: int) -> LimitReached:
+def _too_many_costly(held: int, costly: int, cap: int) -> LimitReached:
     """The refusal of ``costly`` more costly bot seats to an address holding ``held``."""
     return LimitReached(
         f"this address has {held} hard or expert bot seats in unfinished games and asks for "

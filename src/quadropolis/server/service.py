@@ -14,15 +14,12 @@ together are committed together: :mod:`~quadropolis.server.writer`). The databas
 the loser gets ``stale`` and catches up from the database. So an acknowledged action is on
 disk, and no action is ever applied twice.
 
-**Bots** (bot seats, and human seats under takeover) are played by one task per game: the
-decision is computed in a worker process (:class:`~quadropolis.server.bot_pool.BotPool`) from the
-observation with the seed hidden, then committed like a player's move at the version it was
-computed for (if anything changed meanwhile — the player came back, someone else acted — it is
-dropped and the next decision starts).
-
-**Restart**: nothing is replayed at start-up. A game is loaded on first use (a request or a
-connection): its stored history is replayed with the engine in a database thread, off the
-event loop, and its bot resumes if it is a bot's turn.
+**Bots** (bot seats, seats under takeover or out of time) are played by one task per game:
+the decision is computed in a worker process (:class:`~quadropolis.server.bot_pool.BotPool`)
+from the observation with the seed hidden, then committed like a player's move at the
+version it was computed for, or dropped if anything changed meanwhile. **Restart**: nothing
+is replayed at start-up; a game is loaded on first use, replayed in a database thread, and
+its bot resumes if it is a bot's turn.
 
 **Life cycle** (times in :class:`~quadropolis.server.settings.Limits`): the creator's seat
 token may cancel a game still waiting for players (``cancelled``); a player of a waiting
@@ -39,9 +36,10 @@ again (who is present, and when a bot takes over: :mod:`~quadropolis.server.pres
 
 **Above the service**, knowing it while it knows nothing of them, wired in one root
 (:mod:`~quadropolis.server.env`): the sweeper, expiry and the clocks
-(:mod:`~quadropolis.server.timers`) and the records side — records, summaries, replays,
-analyses and reviews (:mod:`~quadropolis.server.records`). Time is read from one injected
-clock (:mod:`~quadropolis.server.clock`)."""
+(:mod:`~quadropolis.server.timers`), the records side — records, summaries, replays,
+analyses and reviews (:mod:`~quadropolis.server.records`) — and the connections and presence
+(:mod:`~quadropolis.server.audience`). Time is read from one injected clock
+(:mod:`~quadropolis.server.clock`)."""
 
 from __future__ import annotations
 
@@ -57,20 +55,19 @@ from ..errors import QuadropolisError
 from ..outcome import outcome
 from ..record import result_json
 from ..rules import explain_illegal
-from .bot_pool import COSTLY_LEVELS, BotPool, decision_key
+from .bot_pool import BotPool, decision_key
 from .broker import EVERY_GAME, Broker, LocalBroker, Notice
 from .clock import Clock, SystemClock
 from .clocks import CLOCK_ACTOR, deadline_after
 from .creation import (
     WEAKEST_LEVEL,
     NewGame,
+    check_quota,
     costly_seats,
     game_config,
     new_game_data,
     new_token,
     seat_plan,
-    too_many_costly,
-    too_many_games,
 )
 from .data import CANCELLED, ENDED, OVER, PLAYING, WAITING, AccountProof, ActionData, Credential
 from .database import Database
@@ -146,8 +143,6 @@ class GameService:
         #: whoever knows a game's id may watch it.
         self.watch_rule: Callable[[str, Viewer], Awaitable[None]] | None = None
 
-    # --- life cycle --------------------------------------------------------------------
-
     async def start(self) -> None:
         """Start the broker. No game is loaded: each is on first use."""
         await self.db.open()
@@ -170,16 +165,9 @@ class GameService:
         action, here or in another process; a seat claimed; a player arriving or leaving)."""
         self._listeners.append(listener)
 
-    @property
-    def closing(self) -> bool:
-        """Whether :meth:`close` has begun."""
-        return self._closing
-
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a storage call in the database threads (:meth:`.database.Database.run`)."""
         return await self.db.run(fn, *args)
-
-    # --- games -------------------------------------------------------------------------
 
     def loaded(self, game_id: str) -> LiveGame | None:
         """The game if this process holds it in memory (no database access)."""
@@ -241,7 +229,7 @@ class GameService:
         lock = self._create_locks.setdefault(client, asyncio.Lock())
         async with lock:
             now = self.clock.time()
-            await self._check_quota(client, now, costly_seats(spec, seats))
+            await check_quota(self.run, self.store, self.limits, client, now, costly_seats(spec, seats))
             tokens = {seat: new_token() for seat in take}
             data = new_game_data(spec, client, config, tokens, holders or {}, now, self.limits.clock_scale)
             await self.run(self.store.insert_game, data)
@@ -250,19 +238,6 @@ class GameService:
         if data.deadline is not None:  # the clocks' next look may be later than this deadline
             self.deadline_moved.set()
         return NewGame(data.id, tokens, game.open_seats())
-
-    async def _check_quota(self, client: str, now: float, costly: int) -> None:
-        """:class:`LimitReached` if ``client`` has created its quota of live games, or if
-        ``costly`` more costly bot seats would put it over its limit of those."""
-        limits = self.limits
-        since = (now - limits.waiting_expiry, now - limits.playing_expiry)
-        active = await self.run(self.store.active_games_of, client, *since)
-        if active >= limits.games_per_client:
-            raise too_many_games(active, limits)
-        if costly:
-            held = await self.run(self.store.costly_seats_of, client, COSTLY_LEVELS)
-            if held + costly > limits.costly_bots_per_client:
-                raise too_many_costly(held, costly, limits.costly_bots_per_client)
 
     async def join(
         self, game_id: str, seat: int, name: str, *, kept: bool = False, account: int | None = None
@@ -285,16 +260,9 @@ class GameService:
             if game.seats[seat].kind != HUMAN or game.seats[seat].token_hash is not None:
                 raise SeatTaken(f"seat {seat} is not open")
             now = self.clock.time()
-            claimed = await self.run(
-                self.store.claim_seat,
-                game_id,
-                seat,
-                name,
-                hash_token(token),
-                now,
-                self._deadline(game.move_seconds, now),
-                account,
-            )
+            deadline = self._deadline(game.move_seconds, now)
+            claim = (game_id, seat, name, hash_token(token), now, deadline, account)
+            claimed = await self.run(self.store.claim_seat, *claim)
             await self.catch_up_locked(game)
             if not claimed:
                 raise SeatTaken(f"seat {seat} is not open")
@@ -320,9 +288,7 @@ class GameService:
             if game.status != WAITING or not await self.run(self.store.cancel, game_id):
                 await self.catch_up_locked(game)
                 raise GameStarted(f"game {game_id} has started: a player resigns instead of cancelling")
-            game.status = CANCELLED
-            game.presence += 1
-            await self.publish(game)
+            await self._cancelled(game)
 
     async def cancel_waiting(self, game_id: str) -> bool:
         """Cancel a game still waiting for players on the server's own decision (a declined
@@ -332,10 +298,13 @@ class GameService:
             cancelled = game.status == WAITING and await self.run(self.store.cancel, game_id)
             await self.catch_up_locked(game)
             if cancelled:
-                game.status = CANCELLED
-                game.presence += 1
-                await self.publish(game)
+                await self._cancelled(game)
             return cancelled
+
+    async def _cancelled(self, game: LiveGame) -> None:
+        game.status = CANCELLED
+        game.presence += 1
+        await self.publish(game)
 
     async def leave(self, game_id: str, seat: int, token: str) -> None:
         """Give back ``seat`` of a game still waiting for players: it is open again."""
@@ -426,10 +395,8 @@ class GameService:
         the broker), at most once per :data:`SEAT_REREAD_SECONDS` per game, and outside the
         game's lock — so a flood of wrong tokens costs no database read under the lock."""
         now = self.clock.monotonic()
-        if (
-            not game.open_seats()
-            or now - self._seats_read.get(game.id, -SEAT_REREAD_SECONDS) < SEAT_REREAD_SECONDS
-        ):
+        last = self._seats_read.get(game.id, -SEAT_REREAD_SECONDS)
+        if not game.open_seats() or now - last < SEAT_REREAD_SECONDS:
             return
         self._seats_read[game.id] = now
         game.set_seats(await self.run(self.store.seats, game.id))
@@ -541,6 +508,12 @@ class GameService:
         cache = self._views.setdefault(game.id, ViewCache())
         return view_text(game, still_held(game, you or {}), self.presence(game), cache)
 
+    async def check_watch(self, game_id: str, viewer: Viewer) -> None:
+        """:class:`Forbidden` if ``viewer``, holding no seat of ``game_id``, may not see it
+        (its view, moves, record, analyses, review, or watch it): :attr:`watch_rule`."""
+        if self.watch_rule is not None:
+            await self.watch_rule(game_id, viewer)
+
     def presence(self, game: LiveGame) -> tuple[SeatPresence, ...]:
         """Each seat's presence and takeover now (:meth:`.presence.Presence.of`)."""
         return self.attendance.of(game)
@@ -618,14 +591,6 @@ class GameService:
         """Wait until no bot decision is under way (tests and benchmarks use it)."""
         while self._bot_tasks:
             await asyncio.gather(*self._bot_tasks.values(), return_exceptions=True)
-
-    # --- reading -----------------------------------------------------------------------
-
-    async def check_watch(self, game_id: str, viewer: Viewer) -> None:
-        """:class:`Forbidden` if ``viewer``, holding no seat of ``game_id``, may not see it
-        (its view, moves, record, analyses, review, or watch it): :attr:`watch_rule`."""
-        if self.watch_rule is not None:
-            await self.watch_rule(game_id, viewer)
 
 
 def _load(store: Store, game_id: str) -> LiveGame | None:
