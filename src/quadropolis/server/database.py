@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any, Final, TypeVar
 
 from ..errors import QuadropolisError
+from .clock import Clock
 from .data import ActionData
 from .errors import Unavailable
 from .postgres_commit import PostgresAppender
@@ -28,9 +29,10 @@ POSTGRES_BATCHES: Final = 2
 
 
 class Database:
-    """Calls of ``store`` off the event loop, and its group commits."""
+    """Calls of ``store`` off the event loop, and its group commits (``clock``: the commit
+    connections' pool's, for pinging idle ones)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         sqlite = store.backend == "sqlite"
         # SQLite admits one writer at a time: one thread avoids lock waits; PostgreSQL
@@ -38,7 +40,7 @@ class Database:
         self._threads = ThreadPoolExecutor(1 if sqlite else 8, thread_name_prefix="db")
         # PostgreSQL's commits go from the event loop (:mod:`.postgres_commit`), SQLite's
         # from its database thread.
-        appender = None if sqlite else PostgresAppender(store.url, POSTGRES_BATCHES)
+        appender = None if sqlite else PostgresAppender(store.url, POSTGRES_BATCHES, clock)
         self._appender = appender
         self._writer = Writer(
             partial(self.run, store.append_batch)

@@ -111,7 +111,7 @@ class GameService:
         self.limits = limits or Limits()
         self.clock: Clock = clock or SystemClock()
         #: The store's calls off the event loop, and its group commits.
-        self.db = Database(store)
+        self.db = Database(store, self.clock)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._views: dict[str, ViewCache] = {}
