@@ -21,7 +21,7 @@ from server_helpers import GENEROUS, Client, Server, bearer, create, database, e
 from sqlalchemy import text
 
 from quadropolis.server.clock import ManualClock
-from quadropolis.server.data import EXPIRED, PLAYING, WAITING
+from quadropolis.server.data import EXPIRED, MIN_OWN_MOVES, OVER, PLAYING, WAITING
 from quadropolis.server.env import Env
 from quadropolis.server.errors import GameOver, LimitReached
 from quadropolis.server.migrations import config as alembic_config
@@ -194,6 +194,33 @@ def test_a_move_keeps_a_running_game_alive(kind: str, tmp_path: Path) -> None:
             assert game.status == PLAYING
             await clock.advance(3.0)  # and 3 s without a move end it
             assert await env.timers.expire() == [new.game]
+
+    with database(kind, tmp_path) as url:
+        asyncio.run(go(url))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_silent_player_to_move_loses_an_idle_game_once_everyone_has_played(
+    kind: str, tmp_path: Path
+) -> None:
+    """Idle past ``playing_expiry`` after each person has played :data:`MIN_OWN_MOVES` moves of
+    their own: the game is over, lost by the person to move (a forfeit), not aborted."""
+
+    async def go(url: str) -> None:
+        clock = ManualClock()
+        async with in_process(url, clock, Limits(playing_expiry=3)) as env:
+            service = env.service
+            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
+            game = await service.game(new.game)
+            while min(game.own_moves(0), game.own_moves(1)) < MIN_OWN_MOVES:
+                seat = game.to_move
+                assert seat is not None
+                move = service.view(game)["legal_moves"][0]
+                await service.act(new.game, seat, new.tokens[seat], game.version, move)
+            silent = game.to_move
+            await clock.advance(3.5)
+            assert await env.timers.expire() == [new.game]
+            assert game.status == OVER and game.forfeits == (silent,)
 
     with database(kind, tmp_path) as url:
         asyncio.run(go(url))
