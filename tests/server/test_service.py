@@ -298,7 +298,7 @@ def test_takeover_plays_for_an_absent_player_and_hands_back(
             new = await service.create(spec, "c")
             game = await service.game(new.game)
             await audience.connected(new.game, [1])  # seat 1 is here, seat 0 never came
-            await clock.advance(1.0)
+            await clock.advance(1.1)
             await env.timers.sweep()  # seat 0's player is away past takeover_after: a bot plays
             for _ in range(100):
                 if game.version:
@@ -319,7 +319,7 @@ def test_takeover_plays_for_an_absent_player_and_hands_back(
             await service.idle()
             assert game.version == version  # seat 0's turn waits for its player
             await audience.disconnected(new.game, [0])
-            await clock.advance(1.0)
+            await clock.advance(1.1)
             await env.timers.sweep()
             for _ in range(100):
                 if game.version > version:
