@@ -6,29 +6,43 @@ written as the attacker, against a real server process on SQLite and on PostgreS
   spectating, the leaderboard's links) before playing their own to the end;
 - a seat flooding the chat through a reconnect loop, an address through many seats, a line
   of stacked combining marks;
-- a player taking and undoing to restart their clock, or to keep an idle game from expiring."""
+- a player taking and undoing to restart their clock, or to keep an idle game from expiring
+  (in process on the real stores, time passing on a manual clock)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, hotseat, logged_in
+from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, logged_in
 from sqlalchemy import text
 from websockets.sync.client import connect
 
+from quadropolis.server.bot_pool import BotPool, new_executor
+from quadropolis.server.clock import ManualClock
+from quadropolis.server.data import EXPIRED
+from quadropolis.server.env import Env
+from quadropolis.server.errors import GameOver, ServerError, UndoRefused
+from quadropolis.server.game import LiveGame
+from quadropolis.server.protocol import CreateGame
+from quadropolis.server.service import GameService
+from quadropolis.server.settings import Limits
 from quadropolis.server.social_storage import SocialStore
 from quadropolis.server.storage import Store
 
 CSRF = {"X-Quadropolis-Client": "1"}
 PASSWORD = "correct horse battery"
-#: The clocks server's scale: a minute per move lasts 3 seconds.
+#: The clocks' scale: a minute per move lasts 3 seconds.
 SCALE = 0.05
 
 
@@ -40,14 +54,30 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield s
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def clocks(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose minute per move lasts 3 s and whose running games expire after 2 s
-    without a person acting (a clocked one after 3 times its time per move: 9 s)."""
-    tmp = tmp_path_factory.mktemp(f"abuse-clocks-{request.param}")
-    args = ("--games-per-client", "1000", *GENEROUS, "--clock-scale", str(SCALE), "--playing-expiry", "2")
-    with database(request.param, tmp) as url, Server(url, tmp, *args) as s:
-        yield s
+@pytest.fixture(scope="module")
+def executor() -> Iterator[ProcessPoolExecutor]:
+    pool = new_executor(1)
+    yield pool
+    pool.shutdown(cancel_futures=True)
+
+
+@contextlib.asynccontextmanager
+async def clocked(url: str, executor: ProcessPoolExecutor, clock: ManualClock) -> AsyncIterator[Env]:
+    """The game side of a server on ``url`` whose minute per move lasts 3 s and whose running
+    games expire after 2 s without a person acting (a clocked one after 3 times its time per
+    move: 9 s), its time on ``clock``; its sweeper never comes round: the tests run the
+    clocks and expiry themselves."""
+    store = Store(url)
+    await asyncio.to_thread(store.upgrade)
+    limits = Limits(games_per_client=1000, clock_scale=SCALE, playing_expiry=2)
+    bots = BotPool(1, executor=executor)
+    env = Env.build(store, bots=bots, limits=limits, sweep_seconds=1e6, clock=clock)
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.close()
+        store.close()
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -329,104 +359,123 @@ def test_many_seats_of_one_address_share_its_chat_limit(server: Server) -> None:
 # --- clocks ----------------------------------------------------------------------------------
 
 
-def play_first(http: httpx.Client, game: str, token: str, view: dict[str, Any]) -> dict[str, Any] | None:
-    """Seat 0 plays its first legal move in ``view``: the view after, ``None`` if refused."""
-    body = {"seat": 0, "version": view["version"], "move": view["legal_moves"][0]}
-    if http.post(f"/api/games/{game}/moves", json=body, headers=bearer(token)).status_code != 200:
-        return None
-    after: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
-    return after
-
-
-def take_and_undo(http: httpx.Client, game: str, token: str, hand_over: bool = False) -> dict[str, Any]:
+async def take_and_undo(
+    service: GameService, game: LiveGame, token: str, hand_over: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """Seat 0 takes (its first legal take), with ``hand_over`` also builds (handing the turn
-    over), and undoes it all; the view after (``taken``: the view before the undo), or the
-    refusal."""
-    view: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
+    over), and undoes it all: the views after the take and after the undo; ``None`` if it is
+    not seat 0's turn or a step is refused."""
+    you = {0: token}
+    view = service.view(game, you)
     if view["status"] != "playing" or view["to_move"] != 0:
-        return view
-    taken = play_first(http, game, token, view)
-    if taken is not None and hand_over and taken["to_move"] == 0:
-        taken = play_first(http, game, token, taken)
-    if taken is None:
-        return {"refused": True}
-    r = http.post(
-        f"/api/games/{game}/undo", json={"seat": 0, "version": taken["version"]}, headers=bearer(token)
-    )
-    if r.status_code != 200:
-        return {"refused": r.json(), "taken": taken}
-    undone: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
-    return {"taken": taken, **undone}
+        return None
+    try:
+        await service.act(game.id, 0, token, game.version, view["legal_moves"][0])
+        taken = service.view(game, you)
+        if hand_over and taken["to_move"] == 0:
+            await service.act(game.id, 0, token, game.version, taken["legal_moves"][0])
+            taken = service.view(game, you)
+        await service.undo(game.id, 0, token, game.version)
+    except ServerError:
+        return None
+    return taken, service.view(game, you)
 
 
-def test_taking_and_undoing_does_not_restart_the_clock(clocks: Server) -> None:
-    with clocks.http() as http:
-        game, tokens = hotseat(http, move_time=60, first_player=0)
-        deadline = http.get(f"/api/games/{game}").json()["clock"]["deadline"]
-        while time.time() < deadline + 2:
-            after = take_and_undo(http, game, tokens[0])
-            if "refused" in after or after.get("to_move") != 0:
-                break
-            # The turn's deadline stays where it was while its build is due, and an undo
-            # gives it back as it was (a take landing on no building hands the turn over).
-            if after["taken"]["to_move"] == 0:
-                assert after["taken"]["clock"]["deadline"] == deadline
-            assert after["clock"]["deadline"] == deadline
-        history = wait_for_clock(http, game)
-        first = next(a for a in history if a["by"] == "clock")
-        assert first["seat"] == 0 and first["at"] >= deadline
-        # The clock's move is not the seat's to take back (the turn would be given back).
-        while True:  # (the clock may still be playing the turn's build: stale, then again)
-            version = http.get(f"/api/games/{game}").json()["version"]
-            r = http.post(
-                f"/api/games/{game}/undo", json={"seat": 0, "version": version}, headers=bearer(tokens[0])
-            )
-            if r.json().get("code") != "stale":
-                break
-        assert "clock" in error_of(r, 409, "undo_refused")
-
-
-def test_handing_the_turn_over_and_taking_it_back_does_not_restart_the_clock(clocks: Server) -> None:
-    with clocks.http() as http:
-        game, tokens = hotseat(http, move_time=60, first_player=0)
-        deadline = http.get(f"/api/games/{game}").json()["clock"]["deadline"]
-        handed = 0
-        while time.time() < deadline + 2:
-            after = take_and_undo(http, game, tokens[0], hand_over=True)
-            if "refused" in after or after.get("to_move") != 0:
-                break
-            if after["taken"]["to_move"] == 1:  # seat 1's turn, with a time of its own
-                handed += 1
-                assert after["taken"]["clock"]["deadline"] > deadline
-            # Taken back, seat 0's turn has its own deadline again, not a later one.
-            assert after["clock"]["deadline"] == deadline
-        assert handed > 0
-        first = next(a for a in wait_for_clock(http, game) if a["by"] == "clock")
-        assert first["seat"] == 0 and first["at"] >= deadline
-
-
-def wait_for_clock(http: httpx.Client, game: str) -> list[dict[str, Any]]:
-    """The game's history once the clock has played a move."""
+async def the_clock_plays_seat_0(env: Env, clock: ManualClock, game: LiveGame, deadline: float) -> None:
+    """Once the deadline has passed, the clock plays seat 0's turn, at or after it."""
+    await clock.advance(deadline - clock.time() + 0.2)
+    await env.timers.run_clocks()
     end = time.monotonic() + 30
-    while time.monotonic() < end:
-        history: list[dict[str, Any]] = http.get(f"/api/games/{game}/moves").json()["history"]
-        if any(a["by"] == "clock" and not a["undone"] for a in history):
-            return history
-        time.sleep(0.05)
-    raise AssertionError("the clock did not play")
+    while not any(a.actor == "clock" for a in game.log):
+        assert time.monotonic() < end, "the clock did not play"
+        await asyncio.sleep(0.02)
+    first = next(a for a in game.log if a.actor == "clock")
+    assert first.seat == 0 and first.created_at >= deadline
 
 
-def test_taking_and_undoing_does_not_keep_an_idle_game_from_expiring(clocks: Server) -> None:
-    with clocks.http() as http:
-        game, tokens = hotseat(http)  # no clock: it expires 2 s after its last move in effect
-        end = time.monotonic() + 20
-        status = "playing"
-        while status == "playing" and time.monotonic() < end:
-            take_and_undo(http, game, tokens[0])
-            status = http.get(f"/api/games/{game}").json()["status"]
-        assert status == "expired"
-        version = http.get(f"/api/games/{game}").json()["version"]
-        r = http.post(
-            f"/api/games/{game}/undo", json={"seat": 0, "version": version}, headers=bearer(tokens[0])
-        )
-        error_of(r, 409, "game_over")
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_taking_and_undoing_does_not_restart_the_clock(
+    kind: str, tmp_path: Path, executor: ProcessPoolExecutor
+) -> None:
+    async def go(url: str) -> None:
+        clock = ManualClock()
+        async with clocked(url, executor, clock) as env:
+            service = env.service
+            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1], move_time=60), "c")
+            game, token = await service.game(new.game), new.tokens[0]
+            deadline = game.deadline
+            assert deadline is not None and game.to_move == 0
+            for _ in range(6):  # a take and its undo, again and again, as the turn's time runs
+                after = await take_and_undo(service, game, token)
+                assert after is not None
+                taken, undone = after
+                # The turn's deadline stays where it was while its build is due, and an undo
+                # gives it back as it was (a take landing on no building hands the turn over).
+                if taken["to_move"] == 0:
+                    assert taken["clock"]["deadline"] == deadline
+                assert undone["clock"]["deadline"] == deadline
+                await clock.advance(0.4)
+            await the_clock_plays_seat_0(env, clock, game, deadline)
+            # The clock's move is not the seat's to take back (the turn would be given back).
+            await service.idle()
+            with pytest.raises(UndoRefused, match="clock"):
+                await service.undo(new.game, 0, token, game.version)
+
+    with database(kind, tmp_path) as url:
+        asyncio.run(go(url))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_handing_the_turn_over_and_taking_it_back_does_not_restart_the_clock(
+    kind: str, tmp_path: Path, executor: ProcessPoolExecutor
+) -> None:
+    async def go(url: str) -> None:
+        clock = ManualClock()
+        async with clocked(url, executor, clock) as env:
+            service = env.service
+            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1], move_time=60), "c")
+            game, token = await service.game(new.game), new.tokens[0]
+            deadline = game.deadline
+            assert deadline is not None
+            handed = 0
+            for _ in range(6):  # a hand-over and its undo, again and again, as the turn's time runs
+                await clock.advance(0.4)
+                after = await take_and_undo(service, game, token, hand_over=True)
+                assert after is not None
+                taken, undone = after
+                if taken["to_move"] == 1:  # seat 1's turn, with a time of its own
+                    handed += 1
+                    assert taken["clock"]["deadline"] > deadline
+                # Taken back, seat 0's turn has its own deadline again, not a later one.
+                assert undone["clock"]["deadline"] == deadline
+            assert handed > 0
+            await the_clock_plays_seat_0(env, clock, game, deadline)
+
+    with database(kind, tmp_path) as url:
+        asyncio.run(go(url))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_taking_and_undoing_does_not_keep_an_idle_game_from_expiring(
+    kind: str, tmp_path: Path, executor: ProcessPoolExecutor
+) -> None:
+    async def go(url: str) -> None:
+        clock = ManualClock()
+        async with clocked(url, executor, clock) as env:
+            service = env.service
+            # No clock: it expires 2 s after its last move in effect.
+            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
+            game, token = await service.game(new.game), new.tokens[0]
+            for _ in range(4):  # 1.5 s of takes and undos: no move in effect, but not yet idle 2 s
+                assert await take_and_undo(service, game, token) is not None
+                await clock.advance(0.5)
+                assert await env.timers.expire() == []
+            assert await take_and_undo(service, game, token) is not None
+            await clock.advance(0.6)  # 2.1 s after the start, the last move in effect
+            assert await env.timers.expire() == [new.game]
+            assert game.status == EXPIRED
+            with pytest.raises(GameOver):
+                await service.undo(new.game, 0, token, game.version)
+
+    with database(kind, tmp_path) as url:
+        asyncio.run(go(url))

@@ -28,7 +28,7 @@ def test_owners_take_turns_and_analyses_wait_a_few_moves_at_most() -> None:
         with ThreadPoolExecutor(1) as executor:
             lane = Lane("test", executor, workers=1, queue=8)
             first = asyncio.create_task(lane.run(MOVE, "x", job, "X"))
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)  # the tasks made so far run up to their wait
             rest = [
                 asyncio.create_task(lane.run(kind, owner, job, name))
                 for kind, owner, name in [
@@ -39,7 +39,7 @@ def test_owners_take_turns_and_analyses_wait_a_few_moves_at_most() -> None:
                     (MOVE, "b", "B1"),
                 ]
             ]
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)  # the tasks made so far run up to their wait
             assert lane.waiting() == 5
             gate.set()
             return [await t for t in (first, *rest)]
@@ -58,9 +58,9 @@ def test_waiting_analyses_are_bounded() -> None:
         with ThreadPoolExecutor(1) as executor:
             lane = Lane("test", executor, workers=1, queue=1)
             busy = asyncio.create_task(lane.run(MOVE, "x", gate.wait, 10))
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)  # the tasks made so far run up to their wait
             waiting = asyncio.create_task(lane.run(ANALYSIS, "a", len, "a"))
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)  # the tasks made so far run up to their wait
             with pytest.raises(Unavailable, match="1 analyses are waiting"):
                 await lane.run(ANALYSIS, "b", len, "b")
             gate.set()

@@ -1,8 +1,9 @@
 """Clocks on SQLite and PostgreSQL: a game's time per move, the deadline
 stored with every action, the bot playing the move whose time ran out (also after a restart,
 for a game no process has loaded), correspondence games outliving the usual expiry, and the
-migration ``0007`` upgrading a database of the previous version. The clock scale setting
-makes minutes and days short; the server's own clock is never replaced."""
+migration ``0007`` upgrading a database of the previous version. Time passes on a manual
+clock the tests move (:class:`~quadropolis.server.clock.ManualClock`); the clock scale
+setting makes minutes and days short."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from server_helpers import database, insert_old_game
 
 from quadropolis.phases import TAKE
 from quadropolis.server.bot_pool import BotPool, new_executor
+from quadropolis.server.clock import ManualClock
 from quadropolis.server.data import EXPIRED, PLAYING, WAITING, GameData, SeatData
+from quadropolis.server.env import Env
 from quadropolis.server.migrations import current, upgrade
 from quadropolis.server.protocol import CreateGame, SeatSpec
 from quadropolis.server.service import GameService, NewGame
@@ -45,17 +48,18 @@ def executor() -> Iterator[ProcessPoolExecutor]:
 
 @contextlib.asynccontextmanager
 async def running(
-    url: str, executor: ProcessPoolExecutor, scale: float = SCALE
-) -> AsyncIterator[GameService]:
+    url: str, executor: ProcessPoolExecutor, clock: ManualClock, scale: float = SCALE
+) -> AsyncIterator[Env]:
+    """The service and its timers, started, on ``clock``."""
     store = Store(url)
     await asyncio.to_thread(store.upgrade)
     bots = BotPool(1, executor=executor)
-    service = GameService(store, bots=bots, limits=Limits(clock_scale=scale), sweep_seconds=0.05)
-    await service.start()
+    env = Env.build(store, bots=bots, limits=Limits(clock_scale=scale), sweep_seconds=0.05, clock=clock)
+    await env.start()
     try:
-        yield service
+        yield env
     finally:
-        await service.close()
+        await env.close()
         store.close()
 
 
@@ -73,15 +77,21 @@ async def wait_for(predicate: object, seconds: float) -> None:
 
 def test_the_bot_plays_the_move_whose_time_ran_out(db_url: str, executor: ProcessPoolExecutor) -> None:
     async def go() -> None:
-        async with running(db_url, executor) as service:
-            before = time.time()
+        manual = ManualClock()
+        async with running(db_url, executor, manual) as env:
+            service = env.service
             new = await service.create(hotseat(), "c")
             game = await service.game(new.game)
             clock = service.view(game)["clock"]
             assert clock["move_seconds"] == 60 and clock["kind"] == "live"
-            assert before + 1.2 <= clock["deadline"] <= time.time() + 1.2
+            assert clock["deadline"] == pytest.approx(manual.time() + 1.2)
             stored = await asyncio.to_thread(service.store.load, new.game)
             assert stored is not None and stored.deadline == clock["deadline"] and stored.move_seconds == 60
+            await manual.advance(1.1)
+            await env.timers.run_clocks()
+            await service.idle()
+            assert game.version == 0  # not yet
+            await manual.advance(0.2)  # (past it: 1.2 s in sums of floats may fall short by a hair)
             await wait_for(lambda: game.version >= 1 and game.state.phase == TAKE, 10)
             await the_next_turn_has_its_own_time(service, new, clock["deadline"])
 
@@ -114,11 +124,15 @@ async def the_next_turn_has_its_own_time(service: GameService, new: NewGame, fir
 
 def test_a_game_without_a_clock_has_none(db_url: str, executor: ProcessPoolExecutor) -> None:
     async def go() -> None:
-        async with running(db_url, executor) as service:
+        clock = ManualClock()
+        async with running(db_url, executor, clock) as env:
+            service = env.service
             new = await service.create(hotseat(None), "c")
             game = await service.game(new.game)
             assert service.view(game)["clock"] is None and game.deadline is None
-            await asyncio.sleep(0.5)
+            await clock.advance(600)
+            await env.timers.run_clocks()
+            await service.idle()
             assert game.version == 0
 
     asyncio.run(go())
@@ -126,15 +140,17 @@ def test_a_game_without_a_clock_has_none(db_url: str, executor: ProcessPoolExecu
 
 def test_the_clock_starts_when_the_last_seat_is_taken(db_url: str, executor: ProcessPoolExecutor) -> None:
     async def go() -> None:
-        async with running(db_url, executor, scale=1.0) as service:
+        manual = ManualClock()
+        async with running(db_url, executor, manual, scale=1.0) as env:
+            service = env.service
             new = await service.create(CreateGame(players=2, name="Ann", move_time=86400), "c")
             game = await service.game(new.game)
             assert game.status == WAITING and service.view(game)["clock"]["deadline"] is None
-            joined = time.time()
+            await manual.advance(3600)
             await service.join(new.game, 1, "Bob")
             clock = service.view(game)["clock"]
             assert clock["kind"] == "correspondence"
-            assert joined + 86400 <= clock["deadline"] <= time.time() + 86400
+            assert clock["deadline"] == manual.time() + 86400
 
     asyncio.run(go())
 
@@ -144,12 +160,24 @@ def test_the_clock_of_a_game_started_by_a_join_runs_out(db_url: str, executor: P
     CLOCK_POLL seconds): the bot plays the first move once its 1.2 s have run out."""
 
     async def go() -> None:
-        async with running(db_url, executor) as service:
+        clock = ManualClock()
+        async with running(db_url, executor, clock) as env:
+            service = env.service
+            looks = 0
+            due_clocks = service.store.due_clocks
+
+            def counted(now: float) -> tuple[list[str], float | None]:
+                nonlocal looks
+                looks += 1
+                return due_clocks(now)
+
+            service.store.due_clocks = counted  # type: ignore[method-assign]
             new = await service.create(CreateGame(players=2, name="Ann", move_time=60), "c")
             game = await service.game(new.game)
-            await asyncio.sleep(0.2)  # the clocks have looked, and found no deadline
             await service.join(new.game, 1, "Bob")
             assert game.deadline is not None
+            await wait_for(lambda: looks >= 1, 10)  # the join woke the clocks, which looked
+            await clock.advance(1.3)  # the clocks wake at the deadline, not CLOCK_POLL later
             await wait_for(lambda: game.version >= 1, 10)
             assert game.log[0].actor == "clock"
 
@@ -163,7 +191,8 @@ def test_creating_or_joining_a_game_without_a_clock_does_not_wake_the_clocks(
     do, so creating one (a burst of them at a busy server's start) costs no such read."""
 
     async def go() -> None:
-        async with running(db_url, executor) as service:
+        async with running(db_url, executor, ManualClock()) as env:
+            service = env.service
             looks = 0
             due_clocks = service.store.due_clocks
 
@@ -189,12 +218,14 @@ def test_deadlines_pass_after_a_restart_with_nothing_loaded_at_start(
     db_url: str, executor: ProcessPoolExecutor
 ) -> None:
     async def go() -> None:
-        async with running(db_url, executor) as first:
-            new = await first.create(hotseat(), "c")
-            deadline = (await first.game(new.game)).deadline
+        clock = ManualClock()
+        async with running(db_url, executor, clock) as env:
+            new = await env.service.create(hotseat(), "c")
+            deadline = (await env.service.game(new.game)).deadline
         assert deadline is not None
-        await asyncio.sleep(max(0.0, deadline - time.time()) + 0.2)  # it passes while no server runs
-        async with running(db_url, executor) as second:
+        await clock.advance(deadline - clock.time() + 0.2)  # it passes while no server runs
+        async with running(db_url, executor, clock) as env:
+            second = env.service
             assert second.loads == 0 and second.loaded(new.game) is None
             await wait_for(lambda: second.loaded(new.game) is not None, 10)
             game = second.loaded(new.game)

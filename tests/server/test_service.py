@@ -19,7 +19,9 @@ from server_helpers import database, find_key, postgres_url
 
 from quadropolis import GameRecord, Move, explain_illegal, legal_moves, replay
 from quadropolis.server.bot_pool import BotPool, new_executor
+from quadropolis.server.clock import Clock, ManualClock
 from quadropolis.server.data import ActionData
+from quadropolis.server.env import Env
 from quadropolis.server.errors import (
     BadMessage,
     Forbidden,
@@ -58,19 +60,31 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def running(
-    url: str, executor: ProcessPoolExecutor | None = None, limits: Limits | None = None
-) -> AsyncIterator[GameService]:
+async def running_env(
+    url: str,
+    executor: ProcessPoolExecutor | None = None,
+    limits: Limits | None = None,
+    clock: Clock | None = None,
+) -> AsyncIterator[Env]:
+    """The service over ``url`` with its collaborators, started (the timers on ``clock``)."""
     store = Store(url)
     await asyncio.to_thread(store.upgrade)
     bots = BotPool(1, executor=executor) if executor is not None else None
-    service = GameService(store, bots=bots, limits=limits, sweep_seconds=0.05)
-    await service.start()
+    env = Env.build(store, bots=bots, limits=limits, sweep_seconds=0.05, clock=clock)
+    await env.start()
     try:
-        yield service
+        yield env
     finally:
-        await service.close()
+        await env.close()
         store.close()
+
+
+@contextlib.asynccontextmanager
+async def running(
+    url: str, executor: ProcessPoolExecutor | None = None, limits: Limits | None = None
+) -> AsyncIterator[GameService]:
+    async with running_env(url, executor, limits) as env:
+        yield env.service
 
 
 def run(coro: Callable[[], Awaitable[T]]) -> T:
@@ -122,7 +136,8 @@ def test_create_join_then_play(db_url: str) -> None:
 
 def test_every_refusal_has_its_code(db_url: str) -> None:
     async def go() -> None:
-        async with running(db_url, limits=Limits(games_per_client=2)) as service:
+        async with running_env(db_url, limits=Limits(games_per_client=2)) as env:
+            service, records = env.service, env.records
             new = await service.create(humans(take=[0, 1]), "10.0.0.2")
             g, t0, t1 = new.game, new.tokens[0], new.tokens[1]
             game = await service.game(g)
@@ -148,7 +163,7 @@ def test_every_refusal_has_its_code(db_url: str) -> None:
             with pytest.raises(UndoRefused, match="no action"):
                 await service.undo(g, 0, t0, 0)
             with pytest.raises(NotOver):
-                await service.record(g)
+                await records.record(g)
             await service.create(humans(), "10.0.0.2")
             with pytest.raises(LimitReached):
                 await service.create(humans(), "10.0.0.2")
@@ -158,7 +173,7 @@ def test_every_refusal_has_its_code(db_url: str) -> None:
             assert game.is_over
             with pytest.raises(GameOver):
                 await service.act(g, 0, t0, game.version, "1T1")
-            record = await service.record(g)
+            record = await records.record(g)
             assert replay(GameRecord.from_json(record)) == game.state
 
     run(go)
@@ -220,7 +235,9 @@ def test_bots_play_their_seats_in_worker_processes(
     db_url: str, executor: ProcessPoolExecutor, level: str
 ) -> None:
     async def go() -> None:
-        async with running(db_url, executor, Limits(finished_cache=0.3)) as service:
+        clock = ManualClock()
+        async with running_env(db_url, executor, Limits(finished_cache=0.3), clock) as env:
+            service = env.service
             spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level=level)] * 2, take=[])
             new = await service.create(spec, "c")
             game = await service.game(new.game)
@@ -231,16 +248,16 @@ def test_bots_play_their_seats_in_worker_processes(
                 await asyncio.sleep(0.05)
             assert game.is_over
             assert {a.actor for a in game.log} == {"bot"}
-            record = await service.record(new.game)
+            record = await env.records.record(new.game)
             assert record["seats"] == [level, level]
             assert replay(GameRecord.from_json(record)) == game.state
-            service.opened(new.game)
-            service.closed(new.game)  # its last client left: a client coming back finds it loaded
+            env.audience.opened(new.game)
+            env.audience.closed(new.game)  # its last client left: a client coming back finds it loaded
             assert service.loaded(new.game) is game
-            await service.sweep()  # finished, but asked for just now: it stays in memory
+            await env.timers.sweep()  # finished, but asked for just now: it stays in memory
             assert service.loaded(new.game) is game
-            await asyncio.sleep(0.4)
-            await service.sweep()  # no one asked for it since: it leaves memory
+            await clock.advance(0.4)
+            await env.timers.sweep()  # no one asked for it since: it leaves memory
             assert service.loaded(new.game) is None
             again = await service.game(new.game)  # and is read back when asked for
             assert again is not game and again.state == game.state and again.is_over
@@ -274,11 +291,15 @@ def test_takeover_plays_for_an_absent_player_and_hands_back(
     tmp_path: Path, executor: ProcessPoolExecutor
 ) -> None:
     async def go() -> None:
-        async with running(f"sqlite:///{tmp_path / 'g.sqlite3'}", executor) as service:
+        clock = ManualClock()
+        async with running_env(f"sqlite:///{tmp_path / 'g.sqlite3'}", executor, clock=clock) as env:
+            service, audience = env.service, env.audience
             spec = humans(take=[0, 1], takeover_after=1.0, takeover_level="easy")
             new = await service.create(spec, "c")
             game = await service.game(new.game)
-            await service.connected(new.game, [1])  # seat 1 is here, seat 0 never came
+            await audience.connected(new.game, [1])  # seat 1 is here, seat 0 never came
+            await clock.advance(1.1)
+            await env.timers.sweep()  # seat 0's player is away past takeover_after: a bot plays
             for _ in range(100):
                 if game.version:
                     break
@@ -286,16 +307,20 @@ def test_takeover_plays_for_an_absent_player_and_hands_back(
             assert game.version >= 1 and game.log[0].actor == "takeover" and game.log[0].seat == 0
             assert service.presence(game)[0].bot_playing and not service.presence(game)[1].bot_playing
             # seat 1 plays its turns; seat 0 comes back: the bot stops
-            await service.connected(new.game, [0])
+            await audience.connected(new.game, [0])
             assert not service.presence(game)[0].bot_playing
             # A bot move decided before the player came back may still be being stored: it
             # lands (the guard ran before the return); wait for it, then no bot may move.
             await service.idle()
             await play_until(service, new.game, {1: new.tokens[1]}, lambda x: x.state.current_player == 0)
             version = game.version
-            await asyncio.sleep(1.5)
+            await clock.advance(1.5)
+            await env.timers.sweep()
+            await service.idle()
             assert game.version == version  # seat 0's turn waits for its player
-            await service.disconnected(new.game, [0])
+            await audience.disconnected(new.game, [0])
+            await clock.advance(1.1)
+            await env.timers.sweep()
             for _ in range(100):
                 if game.version > version:
                     break
@@ -378,7 +403,8 @@ def test_a_review_ending_while_it_is_asked_for_is_never_reported_as_none(
     has stored its review, which on SQLite's single database thread would wait forever."""
 
     async def go(url: str) -> None:
-        async with running(url, executor, Limits(review_budget=50)) as service:
+        async with running_env(url, executor, Limits(review_budget=50)) as env:
+            service, records = env.service, env.records
             spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level="easy")] * 2, take=[])
             new = await service.create(spec, "c")
             game = await service.game(new.game)
@@ -387,7 +413,7 @@ def test_a_review_ending_while_it_is_asked_for_is_never_reported_as_none(
                     break
                 await asyncio.sleep(0.05)
             assert game.is_over
-            assert (await service.review(new.game, "c", start=True))["status"] == "running"
+            assert (await records.review(new.game, "c", start=True))["status"] == "running"
             load_review = service.store.load_review
 
             def read_then_hold_until_the_job_ended(game_id: str) -> dict[str, Any] | None:
@@ -398,10 +424,10 @@ def test_a_review_ending_while_it_is_asked_for_is_never_reported_as_none(
                 return stored
 
             service.store.load_review = read_then_hold_until_the_job_ended  # type: ignore[method-assign]
-            held = await service.review(new.game, "c", start=False)
+            held = await records.review(new.game, "c", start=False)
             service.store.load_review = load_review  # type: ignore[method-assign]
             assert held["status"] == "running", held
-            assert (await service.review(new.game, "c", start=False))["status"] == "done"
+            assert (await records.review(new.game, "c", start=False))["status"] == "done"
 
     with database("postgresql", tmp_path) as url:
         asyncio.run(go(url))

@@ -21,12 +21,13 @@ def test_at_most_concurrency_batches_commit_at_once(concurrency: int) -> None:
     committing: list[int] = []
     peak = 0
     stored: list[str] = []
+    synced = asyncio.Event()  # a commit's sync: held until the test lets it end
 
     async def run(batch: Batch) -> list[QuadropolisError | None]:
         nonlocal peak
         committing.append(len(batch))
         peak = max(peak, len(committing))
-        await asyncio.sleep(0.02)  # a commit's sync
+        await synced.wait()
         committing.pop()
         stored.extend(game for game, *_ in batch)
         return [None] * len(batch)
@@ -34,9 +35,12 @@ def test_at_most_concurrency_batches_commit_at_once(concurrency: int) -> None:
     async def main() -> None:
         writer = Writer(run, concurrency)
         calls = []
-        for i in range(12):
+        for i in range(12):  # moves arriving while batches commit
             calls.append(asyncio.create_task(writer.append(f"g{i}", action(1), None)))
-            await asyncio.sleep(0.004)  # moves arriving while batches commit
+            for _ in range(3):
+                await asyncio.sleep(0)
+        assert len(committing) == concurrency  # the others wait for a batch to end
+        synced.set()
         await asyncio.gather(*calls)
 
     asyncio.run(main())

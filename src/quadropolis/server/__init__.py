@@ -2,9 +2,13 @@
 rules core at the bottom, then the authority, storage and broker, then the transport.
 
 - :mod:`.service` — the authority: create and join games, accept actions (checked with the
-  engine, stored, published), undo, bot turns, takeover; pure of transport. Its one-way
-  helpers: :mod:`.presence` (connections, takeover, heartbeats) and :mod:`.analysis_cache`
-  (hints).
+  engine, stored, published), undo, leave, resign, cancel, bot turns, catching up with other
+  processes; pure of transport. Below it: :mod:`.creation` (a new game's seats, deal and
+  quotas), :mod:`.database` (storage calls off the event loop), :mod:`.presence` (who is
+  here, takeover) and :mod:`.clock` (the one injected clock). Above it, each taking it in
+  its constructor and wired in :mod:`.env`: :mod:`.timers` (sweeper, expiry, clocks),
+  :mod:`.records` (records, summaries, replays, analyses with :mod:`.analysis_cache`,
+  reviews with :mod:`.reviews`) and :mod:`.audience` (connections and presence writes).
 - :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine;
   :mod:`.data` — the plain values (game, seats, actions) it and the storage share.
 - :mod:`.views` — the one function deciding what a seat holder or spectator sees.

@@ -1,9 +1,9 @@
 """Analyses (hints) as the server gives them: computed by the bot pool from a position, kept
 in a bounded cache keyed by the position, one under way at a time per client.
 
-A one-way helper of :class:`~quadropolis.server.service.GameService`: the service decides who
-may ask (a seat's token, the table's option) and names the position; this module computes
-or recalls the reply and never calls back into the service."""
+A one-way helper of :class:`~quadropolis.server.records.Records`: the records side decides
+who may ask (a seat's token, the table's option) and names the position; this module
+computes or recalls the reply and never calls back into it."""
 
 from __future__ import annotations
 

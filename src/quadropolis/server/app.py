@@ -60,6 +60,7 @@ from .broker import make_broker
 from .daily import DailyService
 from .data import OVER, PLAYING, WAITING, Credential, GameSummary
 from .edges import RateLimits, SecurityHeaders, client_key
+from .env import Env
 from .errors import (
     BadMessage,
     Forbidden,
@@ -93,6 +94,7 @@ from .protocol import (
 from .rating_service import RatingService
 from .rating_storage import RatingStore
 from .ratings_routes import router as ratings_router
+from .records import Records
 from .rematch import RematchService
 from .service import GameService, Viewer
 from .settings import Limits, Settings
@@ -188,6 +190,7 @@ class Runtime:
     service: GameService
     hub: Hub
     rates: RateLimits
+    records: Records
 
 
 async def _start_ratings(
@@ -210,16 +213,15 @@ def create_app(settings: Settings) -> FastAPI:
         await asyncio.to_thread(store.upgrade)
         bots = BotPool(settings.limits.bot_workers, settings.limits.bot_queue)
         await bots.start()
-        service = GameService(
-            store, make_broker(settings.redis), bots, settings.limits, sweep_seconds=settings.sweep_seconds
-        )
+        env = Env.build(store, make_broker(settings.redis), bots, settings.limits, settings.sweep_seconds)
+        service = env.service
         account_store = AccountStore(store.engine)
         signups = SignupLimits(settings.limits.signups_per_hour, settings.limits.signups_per_day)
         accounts = AccountService(account_store, service, signups=signups)  # accounts and sessions
         social = SocialStore(store.engine)
-        hub = Hub(service, settings.limits, social, accounts)
-        await service.start()
-        holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits))
+        hub = Hub(service, settings.limits, social, accounts, env.audience)
+        await env.start()
+        holder["runtime"] = Runtime(service, hub, RateLimits(settings.limits), env.records)
         _app.state.accounts = accounts
         _app.state.rates = holder["runtime"].rates  # the account routes' per-address limits
         _app.state.social = Social(  # the daily challenge and rematches
@@ -241,7 +243,7 @@ def create_app(settings: Settings) -> FastAPI:
             gc.set_threshold(*thresholds)  # an embedding process gets its own back
             await hub.close()
             await ratings.close()
-            await service.close()
+            await env.close()
             _app.state.accounts.close()
             bots.close()
             store.close()
@@ -455,7 +457,7 @@ def _game_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         """Public games waiting for players (the lobby, oldest first), running ones to watch
         (newest first), or finished ones (newest first)."""
         chosen = {OVER: OVER, PLAYING: PLAYING}.get(status, WAITING)
-        found = await runtime().service.summaries(chosen, limit, offset)
+        found = await runtime().records.summaries(chosen, limit, offset)
         return GameList(games=[_entry(s) for s in found])
 
     @app.get("/api/games/{game_id}", responses=ERROR_RESPONSES, tags=["games"])
@@ -585,7 +587,7 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         """The finished game's ``quadropolis-game/1`` record, seed included (``quadropolis
         replay`` accepts it); ``not_over`` while the game runs."""
         await _seats_or_watch(runtime().service, request, game_id, authorization)
-        data = await runtime().service.record(game_id)
+        data = await runtime().records.record(game_id)
         return JSONResponse(
             data,
             headers={"Content-Disposition": f'attachment; filename="quadropolis-{game_id}.json"'},
@@ -596,7 +598,7 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         """The spectator's view of a record's position after ``at`` moves (``"game": null``,
         never the seed), the number of moves and where each round starts; ``bad_record`` with
         the engine's reason if the record does not replay."""
-        return await runtime().service.replay(body.record, body.at)
+        return await runtime().records.replay(body.record, body.at)
 
     @app.get("/api/games/{game_id}/analysis", responses=ERROR_RESPONSES, tags=["records"])
     async def analysis(
@@ -610,12 +612,12 @@ def _record_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         analysis, and the current position only; once over: anyone, any position."""
         token = None if authorization is None else _bearer(authorization)
         await _seats_or_watch(runtime().service, request, game_id, authorization)
-        return await runtime().service.analysis(game_id, at, token, _client(request))
+        return await runtime().records.analysis(game_id, at, token, _client(request))
 
     @app.post("/api/analysis", responses=ERROR_RESPONSES, tags=["records"])
     async def analysis_of_record(body: RecordAt, request: Request) -> dict[str, Any]:
         """Hints for the position of a record after ``at`` moves (as the endpoint above)."""
-        return await runtime().service.analysis_of_record(body.record, body.at, _client(request))
+        return await runtime().records.analysis_of_record(body.record, body.at, _client(request))
 
 
 def _review_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
@@ -627,7 +629,7 @@ def _review_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         get the stored one): ``{"type": "review", "status": "running", "done", "total"}`` or
         ``"status": "done"`` with ``review``. Poll it at least every 30 s, or it stops."""
         await _seats_or_watch(runtime().service, request, game_id, authorization)
-        return await runtime().service.review(game_id, _client(request), start=True)
+        return await runtime().records.review(game_id, _client(request), start=True)
 
     @app.get("/api/games/{game_id}/review", responses=ERROR_RESPONSES, tags=["records"])
     async def review(
@@ -636,10 +638,10 @@ def _review_routes(app: FastAPI, runtime: Callable[[], Runtime]) -> None:
         """The review's progress (``running``), the stored review (``done``), ``failed`` once
         after a failure, or ``none`` (never started: POST to start it)."""
         await _seats_or_watch(runtime().service, request, game_id, authorization)
-        return await runtime().service.review(game_id, _client(request), start=False)
+        return await runtime().records.review(game_id, _client(request), start=False)
 
     @app.post("/api/review", responses=ERROR_RESPONSES, tags=["records"])
     async def review_of_record(body: RecordBody, request: Request) -> dict[str, Any]:
         """Review a record (``"game": null``): starts on the first post, then the same
         replies as a game's review; post the same record again to follow it."""
-        return await runtime().service.review_of_record(body.record, _client(request))
+        return await runtime().records.review_of_record(body.record, _client(request))

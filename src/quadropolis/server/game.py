@@ -12,7 +12,9 @@ one. A client acting names the version it saw; any other version is stale."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -21,16 +23,36 @@ from ..config import GameConfig
 from ..errors import QuadropolisError
 from ..moves import Move
 from ..outcome import Outcome, outcome
+from ..phases import PLACE
 from ..record import GameRecord, result_forfeits, result_json, seat_label
 from ..rules import apply_unchecked, describe_move, explain_illegal, illegal_reason, move_facts, new_game
 from ..state import GameState
 from ..undo import check_undo
 from .clocks import CLOCK_ACTOR
-from .data import ENDED, OVER, PLAYING, AccountProof, ActionData, GameData, SeatData
+from .data import ENDED, OVER, PLAYING, AccountProof, ActionData, Credential, GameData, SeatData
 from .errors import GameOver, IllegalMove, InternalError, NotStarted, NotYourTurn, UndoRefused
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
+
+
+def hash_token(token: str) -> bytes:
+    """What the database keeps of a seat token: its SHA-256."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def proof(credential: Credential) -> bytes | AccountProof:
+    """What :meth:`LiveGame.held_by` compares: a token's SHA-256, or the account itself."""
+    return credential if isinstance(credential, AccountProof) else hash_token(credential)
+
+
+def still_held(game: LiveGame, credentials: Mapping[int, Credential]) -> frozenset[int]:
+    """Of the seats a client proved (seat -> token or account), those its credential still
+    holds (:meth:`LiveGame.held_by`): a seat left (open again, or taken by someone else since)
+    or resigned (now a bot's) is no longer the client's to play or to see as its own."""
+    return frozenset(
+        seat for seat, credential in credentials.items() if game.held_by(seat, proof(credential))
+    )
 
 
 class CorruptGame(InternalError):
@@ -388,3 +410,20 @@ class LiveGame:
 
     def seen(self, seat: int, when: float) -> None:
         self.seats[seat] = replace(self.seats[seat], last_seen=when)
+
+
+def effects(game: LiveGame, action: ActionData) -> tuple[dict[str, Any] | None, float, float | None]:
+    """What storing ``action`` does to its game besides the history (:mod:`.clocks`): the
+    result if that move ends the game; when the turn to play after it became its seat's (a
+    move handing the turn over starts a new one; a take, whose build is due, keeps the
+    turn's; an undo goes back to the start of the undoer's turn, whose time it does not
+    restart); the game's last activity after an undo (``None``: the storage's rule)."""
+    if action.kind == "undo":
+        kept = len(game.steps) - (action.undone or 0)
+        return None, game.turn_start(kept, mid_turn=False), game.activity_after_undo(kept)
+    after = game.state.copy()
+    apply_unchecked(after, Move.parse(action.move or ""))
+    result = result_json(outcome(after, game.forfeits)) if after.is_over else None
+    if after.phase == PLACE:
+        return result, game.turn_start(len(game.steps) + 1, mid_turn=True), None
+    return result, action.created_at, None

@@ -44,7 +44,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
@@ -54,6 +53,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .accounts import AccountService
 from .accounts_routes import COOKIE
+from .audience import Audience
+from .clock import Clock
 from .data import Credential
 from .edges import client_key
 from .errors import (
@@ -66,7 +67,7 @@ from .errors import (
     ServerError,
     Unavailable,
 )
-from .game import LiveGame
+from .game import LiveGame, still_held
 from .protocol import (
     Accepted,
     Auth,
@@ -85,7 +86,7 @@ from .protocol import (
     decode,
     message_id,
 )
-from .service import GameService, still_held
+from .service import GameService
 from .settings import Limits
 from .social_storage import ChatLine, SocialStore
 
@@ -108,13 +109,14 @@ BUCKETS_KEPT: Final = 10_000
 class TokenBucket:
     """``rate`` messages per second on average, ``burst`` at once."""
 
-    __slots__ = ("_last", "_tokens", "burst", "rate")
+    __slots__ = ("_last", "_tokens", "burst", "clock", "rate")
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
         self.rate = rate
         self.burst = float(burst)
+        self.clock = clock
         self._tokens = float(burst)
-        self._last = time.monotonic()
+        self._last = clock()
 
     def take(self) -> bool:
         if not self.ready():
@@ -124,14 +126,14 @@ class TokenBucket:
 
     def ready(self) -> bool:
         """Whether a message may go now (nothing is taken)."""
-        now = time.monotonic()
+        now = self.clock()
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
         return self._tokens >= 1
 
     def full(self) -> bool:
         """Whether it holds its whole burst again (it may be forgotten)."""
-        return self._tokens + (time.monotonic() - self._last) * self.rate >= self.burst
+        return self._tokens + (self.clock() - self._last) * self.rate >= self.burst
 
 
 class Buckets:
@@ -139,9 +141,10 @@ class Buckets:
     connection uses it; the full ones are forgotten whenever the table has grown past
     twice its size after the last clean-up (and :data:`BUCKETS_KEPT`)."""
 
-    def __init__(self, per_minute: float, burst: int) -> None:
+    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float]) -> None:
         self.per_minute = per_minute
         self.burst = burst
+        self.clock = clock
         self._buckets: dict[Any, TokenBucket] = {}
         self._clean_at = BUCKETS_KEPT
 
@@ -151,7 +154,7 @@ class Buckets:
             if len(self._buckets) >= self._clean_at:
                 self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
                 self._clean_at = max(BUCKETS_KEPT, 2 * len(self._buckets))
-            bucket = self._buckets[key] = TokenBucket(self.per_minute / 60, self.burst)
+            bucket = self._buckets[key] = TokenBucket(self.per_minute / 60, self.burst, self.clock)
         return bucket
 
 
@@ -159,7 +162,7 @@ class Connection:
     """One websocket client of one game: its address, the seats it holds (seat -> token),
     whether it is a counted spectator, and its sender (see the module docstring)."""
 
-    def __init__(self, ws: WebSocket, game_id: str, limits: Limits) -> None:
+    def __init__(self, ws: WebSocket, game_id: str, limits: Limits, clock: Clock) -> None:
         self.ws = ws
         self.game_id = game_id
         self.address = ws.client.host if ws.client is not None else "unknown"
@@ -169,8 +172,8 @@ class Connection:
         #: Why this connection may not watch the game (``None``: it may): it sees nothing
         #: before a seat's ``auth`` (the daily challenge's hidden games).
         self.hidden: str | None = None
-        self.opened = time.monotonic()
-        self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.opened = clock.monotonic()
+        self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst, clock.monotonic)
         self.grace: asyncio.TimerHandle | None = None
         #: Replies in order; ``None`` marks where the latest state goes out.
         self._queue: deque[str | None] = deque()
@@ -272,8 +275,11 @@ class Hub:
         limits: Limits,
         social: SocialStore | None = None,
         accounts: AccountService | None = None,
+        audience: Audience | None = None,
     ) -> None:
         self.service = service
+        #: Who is connected to each game (:mod:`.audience`): told of each connection here.
+        self.audience = audience or Audience(service)
         self.limits = limits
         #: Where the table chat is kept (``None``: no chat, ``chat`` is ``unavailable``).
         self.social = social
@@ -288,8 +294,10 @@ class Hub:
         #: Presence changes under way for seats connections no longer hold.
         self._departures: set[asyncio.Task[None]] = set()
         #: Chat lines per seat (game, seat) and per client address, across connections.
-        self._seat_chat = Buckets(limits.chat_per_minute, limits.chat_burst)
-        self._address_chat = Buckets(limits.address_chat_per_minute, limits.address_chat_burst)
+        self._seat_chat = Buckets(limits.chat_per_minute, limits.chat_burst, service.clock.monotonic)
+        self._address_chat = Buckets(
+            limits.address_chat_per_minute, limits.address_chat_burst, service.clock.monotonic
+        )
         self._handlers: dict[type[Message], Handler] = {
             Auth: self._on_auth,
             MoveMessage: self._on_move,
@@ -335,7 +343,7 @@ class Hub:
             return
         for seat in gone:
             del conn.seats[seat]
-        task = asyncio.create_task(self.service.disconnected(conn.game_id, gone))
+        task = asyncio.create_task(self.audience.disconnected(conn.game_id, gone))
         self._departures.add(task)
         task.add_done_callback(self._departures.discard)
 
@@ -344,7 +352,7 @@ class Hub:
     async def serve(self, ws: WebSocket, game_id: str) -> None:
         """Run one websocket connection to its end."""
         await ws.accept()
-        conn = Connection(ws, game_id, self.limits)
+        conn = Connection(ws, game_id, self.limits, self.service.clock)
         conn.start()
         try:
             game = await self.service.game(game_id)
@@ -352,7 +360,7 @@ class Hub:
             conn.send(ErrorReply.of(e))
             await self._close_after_send(conn, CLOSE_NOT_FOUND if isinstance(e, NotFound) else 1011)
             return
-        self.service.opened(game_id)
+        self.audience.opened(game_id)
         try:
             conn.send(Welcome(game=game_id, you=[]))
             conn.hidden = await self._watch_refusal(conn)
@@ -367,8 +375,8 @@ class Hub:
             self._forget(conn)
             await conn.stop()
             if conn.seats:
-                await self.service.disconnected(game_id, list(conn.seats))
-            self.service.closed(game_id)
+                await self.audience.disconnected(game_id, list(conn.seats))
+            self.audience.closed(game_id)
 
     def _room_for_spectator(self, conn: Connection) -> bool:
         counts = self._spectators.get(conn.game_id, Counter())
@@ -503,7 +511,7 @@ class Hub:
         self._limit_seat_connections(conn)
         conn.send(Welcome(game=conn.game_id, you=sorted(conn.seats), id=message.id))
         if new:  # the other clients are told the player arrived (debounced: .presence)
-            await self.service.connected(conn.game_id, new)
+            await self.audience.connected(conn.game_id, new)
         await self._on_sync(conn, None)
         if was_waiting:  # admitted over the spectator caps: the chat it has not seen yet
             await self._send_chat_history(conn)
@@ -606,7 +614,7 @@ class Hub:
             raise Forbidden("only the players at the table may chat (spectators read it)")
         self._count_chat(conn, held)
         seat = min(held)
-        line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock())
+        line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock.time())
         try:
             await asyncio.to_thread(self.social.add_chat, conn.game_id, line)
         except Exception:

@@ -20,7 +20,6 @@ SQLite keeps the threaded path: it is in the process, so it has no round trips t
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any, Final
 from weakref import WeakKeyDictionary
@@ -30,6 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.engine import make_url
 
 from ..errors import QuadropolisError
+from .clock import Clock, SystemClock
 from .data import PendingAction
 from .storage import (
     APPEND_STATEMENT,
@@ -53,7 +53,8 @@ class PostgresAppender:
     ``connections``: batches that may commit at once (the :class:`.writer.Writer`'s
     concurrency). Use it in one event loop: :meth:`open` it there, and :meth:`close` it."""
 
-    def __init__(self, url: str, connections: int) -> None:
+    def __init__(self, url: str, connections: int, clock: Clock | None = None) -> None:
+        self._clock: Clock = clock or SystemClock()
         self._pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
             libpq_url(url),
             min_size=connections,
@@ -91,14 +92,14 @@ class PostgresAppender:
         await self._pool.close()
 
     async def _note_use(self, conn: Connection) -> None:
-        self._used[conn] = time.monotonic()
+        self._used[conn] = self._clock.monotonic()
 
     async def _ping_if_idle(self, conn: Connection) -> None:
         """The pool's check before it hands a connection out: ping one idle for over
         :data:`.storage.PING_AFTER_IDLE` (a round trip); one used more recently is trusted,
         so a busy server pays no ping, and a database restarted during a quiet spell costs
         no failed move. A failed ping makes the pool replace the connection."""
-        if idle_too_long(self._used.get(conn, 0.0)):
+        if idle_too_long(self._used.get(conn, 0.0), self._clock.monotonic()):
             await AsyncConnectionPool.check_connection(conn)
             await self._note_use(conn)
 

@@ -5,9 +5,11 @@ seat's presence as the views show it, takeover (a bot playing for a player gone
 Presence is known locally from connections and, across processes, from the ``last_seen``
 heartbeats in the database (every ``min(2 s, takeover_after / 3)`` while connected).
 
-A one-way helper of :class:`~quadropolis.server.service.GameService`: it reads a
+A one-way helper of :class:`~quadropolis.server.service.GameService` (which holds it and asks
+it who is taken over) and of the collaborators above the service that count connections
+(:mod:`.audience`) and send heartbeats (:mod:`.timers`): it reads a
 :class:`~quadropolis.server.game.LiveGame` and the clock and keeps its own counts; it never
-calls the service, the storage or the broker (the service does the I/O it asks for)."""
+calls the service, the storage or the broker (they do the I/O it asks for)."""
 
 from __future__ import annotations
 

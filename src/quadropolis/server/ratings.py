@@ -89,7 +89,7 @@ def rated_table(config: Mapping[str, Any], seats: Sequence[SeatData]) -> bool:
     """Whether a game at this table is rated if it ends with a result (the rules of the module
     doc that the table alone decides): the standard rules of a rated mode, not the guided
     game, every seat an account's (its own) or a bot's, at least one account. While such a
-    game runs nobody may have it analysed (:meth:`.service.GameService.analysis`)."""
+    game runs nobody may have it analysed (:meth:`.records.Records.analysis`)."""
     if config.get("mode") not in MODES or not 2 <= len(seats) <= 4:
         return False
     if config.get("seed") == GUIDED_SEED and config.get("mode") == "classic" and len(seats) == 2:

@@ -84,7 +84,7 @@ class RematchService:
             existing = await self._run(self.store.rematch_of, game_id)
             if existing is None:
                 new = await self.games.create(_same_table(old, held), client, holders=_accounts(old, held))
-                now = self.games.clock()
+                now = self.games.clock.time()
                 if await self._run(self.store.insert_rematch, game_id, new.game, now):
                     if self.offer is not None:
                         self.offer(game_id, new.game, held)

@@ -1,10 +1,10 @@
 """Post-game reviews as the server runs them: one job per game (or posted record), searched
 move by move on the bot workers, with its progress polled.
 
-A one-way helper of :class:`~quadropolis.server.service.GameService`: the service decides
+A one-way helper of :class:`~quadropolis.server.records.Records`: the records side decides
 what may be reviewed (a finished game, a record that replays) and where a result is kept (a
 game's in the database, a posted record's in a small in-memory cache); this module runs the
-jobs and never calls back into the service.
+jobs and never calls back into it.
 
 **Bounds.** One job at a time per game or record (asking again while it runs returns its
 progress); at most ``per_client`` jobs running for one client address and ``running`` on the

@@ -36,7 +36,6 @@ every commit (survives power cuts too), at the price of a disk sync in every mov
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Collection, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -70,6 +69,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from ..errors import QuadropolisError
+from .clock import Clock, SystemClock
 from .data import (
     CANCELLED,
     EXPIRED,
@@ -232,9 +232,12 @@ def _sqlite_pragmas(sync: str, dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str, pool_size: int = 8, sqlite_sync: str = "normal") -> Engine:
+def make_engine(
+    url: str, pool_size: int = 8, sqlite_sync: str = "normal", clock: Clock | None = None
+) -> Engine:
     """An engine for ``url`` with the settings this server relies on (see the module doc);
-    ``sqlite_sync``: one of :data:`SQLITE_SYNCS` (ignored for PostgreSQL)."""
+    ``sqlite_sync``: one of :data:`SQLITE_SYNCS` (ignored for PostgreSQL); ``clock``: the
+    pool's, for pinging idle connections (default: the system's)."""
     if sqlite_sync not in SQLITE_SYNCS:
         raise QuadropolisError(f"unknown SQLite sync level {sqlite_sync!r}: one of {', '.join(SQLITE_SYNCS)}")
     url = normalise_url(url)
@@ -246,7 +249,7 @@ def make_engine(url: str, pool_size: int = 8, sqlite_sync: str = "normal") -> En
         event.listen(engine, "connect", partial(_sqlite_pragmas, sqlite_sync))
         return engine
     engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size)
-    ping_when_idle(engine)
+    ping_when_idle(engine, clock or SystemClock())
     return engine
 
 
@@ -261,22 +264,22 @@ def make_engine(url: str, pool_size: int = 8, sqlite_sync: str = "normal") -> En
 PING_AFTER_IDLE: Final = 5.0
 
 
-def idle_too_long(last_used: float) -> bool:
-    """Whether a connection last used (or made) at ``last_used`` (``time.monotonic()``) must
-    be pinged before use: the rule of both pools, the threads' and the group commit's."""
-    return time.monotonic() - last_used > PING_AFTER_IDLE
+def idle_too_long(last_used: float, now: float) -> bool:
+    """Whether a connection last used (or made) at ``last_used`` must be pinged before use at
+    ``now`` (both monotonic): the rule of both pools, the threads' and the group commit's."""
+    return now - last_used > PING_AFTER_IDLE
 
 
-def ping_when_idle(engine: Engine) -> None:
+def ping_when_idle(engine: Engine, clock: Clock) -> None:
     """Have ``engine``'s pool ping a connection at checkout only if it has been idle for
-    over :data:`PING_AFTER_IDLE`; if the ping fails the pool replaces the connection
-    (``DisconnectionError``) and the caller gets the new one."""
-    event.listen(engine, "checkout", _ping_if_idle)
-    event.listen(engine, "checkin", _note_use)
+    over :data:`PING_AFTER_IDLE` on ``clock``; if the ping fails the pool replaces the
+    connection (``DisconnectionError``) and the caller gets the new one."""
+    event.listen(engine, "checkout", partial(_ping_if_idle, clock))
+    event.listen(engine, "checkin", partial(_note_use, clock))
 
 
-def _ping_if_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
-    if not idle_too_long(record.info.get("used", 0.0)):
+def _ping_if_idle(clock: Clock, dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+    if not idle_too_long(record.info.get("used", 0.0), clock.monotonic()):
         return
     cursor = dbapi_connection.cursor()
     try:
@@ -287,17 +290,19 @@ def _ping_if_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: An
         cursor.close()
 
 
-def _note_use(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
-    record.info["used"] = time.monotonic()
+def _note_use(clock: Clock, _dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+    record.info["used"] = clock.monotonic()
 
 
 class Store:
     """The repository: every read and write of games, seats and actions. Synchronous; safe to
     call from several threads (one session per call)."""
 
-    def __init__(self, url: str, pool_size: int = 8, sqlite_sync: str = "normal") -> None:
+    def __init__(
+        self, url: str, pool_size: int = 8, sqlite_sync: str = "normal", clock: Clock | None = None
+    ) -> None:
         self.url = normalise_url(url)
-        self.engine = make_engine(self.url, pool_size, sqlite_sync)
+        self.engine = make_engine(self.url, pool_size, sqlite_sync, clock)
         self._sync = sqlite_sync.upper()
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self._insert_action = _insert_ignoring_conflicts(self.engine.dialect.name)
