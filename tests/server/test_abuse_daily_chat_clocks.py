@@ -23,7 +23,7 @@ from server_helpers import GENEROUS, Client, Server, bearer, create, database, e
 from sqlalchemy import text
 from websockets.sync.client import connect
 
-from quadropolis.server.social_storage import SocialStore
+from quadropolis.server.social.storage import SocialStore
 from quadropolis.server.storage import Store
 
 CSRF = {"X-Quadropolis-Client": "1"}

@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from server_helpers import database, hold_seats, insert_old_game
 from sqlalchemy import text
 
-from quadropolis.server.account_storage import FORMER_PLAYER, AccountStore, UsernameTaken
+from quadropolis.server.accounts.storage import FORMER_PLAYER, AccountStore, UsernameTaken
 from quadropolis.server.data import PLAYING, GameData, SeatData
 from quadropolis.server.migrations import config, current, upgrade
 from quadropolis.server.storage import Store

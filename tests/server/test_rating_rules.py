@@ -5,7 +5,7 @@ of ``server/ratings.py``, without a database (the server-level attacks are in th
 from __future__ import annotations
 
 from quadropolis.server.data import GUIDED_SEED, SeatData
-from quadropolis.server.ratings import HISTORY_GAMES, AccountFacts, may_rate_each_other, rated_table
+from quadropolis.server.ratings.rules import HISTORY_GAMES, AccountFacts, may_rate_each_other, rated_table
 
 CONFIG = {"mode": "classic", "players": 2, "seed": 7}
 

@@ -52,12 +52,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..bots import LEVELS
-from .account_storage import AccountStore
-from .accounts import AccountService, SignupLimits
-from .accounts_routes import router as accounts_router
+from .accounts.routes import router as accounts_router
+from .accounts.service import AccountService, SignupLimits
+from .accounts.storage import AccountStore
 from .bot_pool import BotPool
 from .broker import make_broker
-from .daily import DailyService
 from .data import OVER, PLAYING, WAITING, Credential, GameSummary
 from .edges import RateLimits, SecurityHeaders, client_key
 from .errors import (
@@ -90,15 +89,16 @@ from .protocol import (
     SeatSummary,
     UndoRequest,
 )
-from .rating_service import RatingService
-from .rating_storage import RatingStore
-from .ratings_routes import router as ratings_router
-from .rematch import RematchService
+from .ratings.routes import router as ratings_router
+from .ratings.service import RatingService
+from .ratings.storage import RatingStore
 from .service import GameService, Viewer
 from .settings import Limits, Settings
-from .social_routes import Social, maybe_account
-from .social_routes import router as social_router
-from .social_storage import SocialStore
+from .social.daily import DailyService
+from .social.rematch import RematchService
+from .social.routes import Social, maybe_account
+from .social.routes import router as social_router
+from .social.storage import SocialStore
 from .storage import Store
 
 log = logging.getLogger("quadropolis.server")

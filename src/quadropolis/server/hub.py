@@ -27,7 +27,7 @@ newer one closes the oldest with :data:`CLOSE_REPLACED`.
 **Table chat and rematch offers** (issue 23 item 7): a seat holder's ``chat`` line is
 checked (protocol), rate-limited per seat and per client address across connections and
 reconnections (``Limits.chat_per_minute``, ``address_chat_per_minute``), stored with the
-game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game
+game (its last lines kept: :mod:`.social.storage`) and sent to every connection of the game
 in this process; a connection gets the lines kept when it opens. A rematch asked for a finished
 game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
 
@@ -52,8 +52,8 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .accounts import AccountService
-from .accounts_routes import COOKIE
+from .accounts.routes import COOKIE
+from .accounts.service import AccountService
 from .data import Credential
 from .edges import client_key
 from .errors import (
@@ -87,7 +87,7 @@ from .protocol import (
 )
 from .service import GameService, still_held
 from .settings import Limits
-from .social_storage import ChatLine, SocialStore
+from .social.storage import ChatLine, SocialStore
 
 log = logging.getLogger("quadropolis.server")
 

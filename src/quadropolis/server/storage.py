@@ -949,6 +949,6 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
 # Their tables live in their own module but in this module's metadata, which the migrations
 # and their test compare against: importing it here registers them wherever storage is used.
 # The same for the daily challenge, rematches and table chat (issue 23 items 6-7), and for ratings.
-from . import account_storage as _account_storage  # noqa: E402,F401
-from . import rating_storage as _rating_storage  # noqa: E402,F401
-from . import social_storage as _social_storage  # noqa: E402,F401
+from .accounts import storage as _account_storage  # noqa: E402,F401
+from .ratings import storage as _rating_storage  # noqa: E402,F401
+from .social import storage as _social_storage  # noqa: E402,F401

@@ -1,5 +1,5 @@
 """Storage of the daily challenge, rematches and table chat (issue 23, items 6 and 7), in the
-same database as the games (created by migration ``0006``). Like :mod:`.storage` it hands out
+same database as the games (created by migration ``0006``). Like :mod:`..storage` it hands out
 plain values and is synchronous (the services call it from worker threads).
 
 - ``daily_challenges``: one row per UTC day that someone asked for: the day (``YYYY-MM-DD``),
@@ -40,9 +40,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
 # The module, not its names: storage imports this module while account_storage may be half-loaded.
-from . import account_storage as accounts
-from .data import OVER
-from .storage import Base, GameRow, SeatRow
+from ..accounts import storage as accounts
+from ..data import OVER
+from ..storage import Base, GameRow, SeatRow
 
 #: Chat lines kept per game (the newest).
 CHAT_HISTORY: Final = 50

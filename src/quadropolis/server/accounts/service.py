@@ -1,23 +1,23 @@
 """Accounts (issue 23): registration, passwords, sessions, login throttling, and the seats an
-account holds. Knows nothing of HTTP (:mod:`.accounts_routes` is the transport).
+account holds. Knows nothing of HTTP (:mod:`.routes` is the transport).
 
 - **Usernames** (:func:`check_username`): NFKC-normalised, then 3–20 ASCII letters, digits,
   ``_`` or ``-``. ASCII only keeps other scripts' look-alikes out (no Cyrillic ``а`` can pass
   for a Latin ``a``); NFKC first maps look-alike compatibility forms (fullwidth ``ａｌｉｃｅ``)
   onto the ASCII they look like. Unique case-insensitively and by confusable skeleton
-  (:mod:`.account_names`: ``a1ice``, ``aIice`` and ``alice`` are one name, ``rnary`` and
+  (:mod:`.names`: ``a1ice``, ``aIice`` and ``alice`` are one name, ``rnary`` and
   ``mary`` too); :data:`RESERVED` names and their look-alikes are refused.
 - **Passwords** (:func:`check_password`): 8–256 characters (the maximum bounds the hashing
   work a request can cause), not containing the username (ignoring case), not too easy to
   guess (:func:`.passwords.weakness`); hashed with Argon2id (``argon2-cffi``'s defaults, RFC
   9106's low-memory profile); never logged, stored or returned in clear.
 - **Sign-up quota** (:class:`SignupLimits`): at most so many accounts created from one client
-  key (:func:`.edges.client_key`) per hour and per day, counted in the database (so across
+  key (:func:`..edges.client_key`) per hour and per day, counted in the database (so across
   server processes); over it, ``rate_limited`` (429) with ``Retry-After``.
 - **Sessions**: a random 256-bit id in the browser's cookie, its SHA-256 in the database, valid
   :data:`SESSION_SECONDS` from login (logging out or deleting the account ends it; changing the
   password ends every other session of the account).
-- **Throttling** (:class:`.account_limits.LoginGuard`): every check of a password (login,
+- **Throttling** (:class:`.limits.LoginGuard`): every check of a password (login,
   password change, deletion) per address and per (account, address) with backoff, and per
   account against the addresses that failed recently."""
 
@@ -34,16 +34,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from ..bots import LEVELS
-from .account_limits import LoginGuard, LoginLimits
-from .account_names import skeleton
-from .account_storage import AccountData, AccountStore, HeldGame, SignupsFull, UsernameTaken
-from .data import AccountProof
-from .errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
-from .errors import UsernameTaken as UsernameTakenError
+from ...bots import LEVELS
+from ..data import AccountProof
+from ..errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
+from ..errors import UsernameTaken as UsernameTakenError
+from ..protocol import CreateGame
+from ..service import GameService, NewGame, seat_plan
+from .limits import LoginGuard, LoginLimits
+from .names import skeleton
 from .passwords import Passwords
-from .protocol import CreateGame
-from .service import GameService, NewGame, seat_plan
+from .storage import AccountData, AccountStore, HeldGame, SignupsFull, UsernameTaken
 
 T = TypeVar("T")
 
@@ -188,7 +188,7 @@ class AccountService:
 
     async def login(self, username: str, password: str, address: str) -> Login:
         """Log in from ``address`` (a client key); ``rate_limited`` while the throttle refuses
-        the attempt (:mod:`.account_limits`), ``forbidden`` for a wrong name or password (the
+        the attempt (:mod:`.limits`), ``forbidden`` for a wrong name or password (the
         same reply for both)."""
         key = unicodedata.normalize("NFKC", username).casefold()[:64]
         self.guard.admit(key, address)  # counted as a failure until proved right

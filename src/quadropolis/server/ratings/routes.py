@@ -1,4 +1,4 @@
-"""The HTTP transport of ratings and profiles (issue 23), an ``APIRouter`` mounted by :mod:`.app`:
+"""The HTTP transport of ratings and profiles (issue 23), an ``APIRouter`` mounted by :mod:`..app`:
 
 ======  ============================  ===============================================
 GET     ``/api/leaderboard``          the rated players of a mode, best rating first
@@ -16,11 +16,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from .accounts_routes import ERRORS
-from .protocol import Body
-from .rating_service import Profile, RatingService, Statistics, statistics
-from .rating_storage import HistoryPoint, PlayedGame, SeatChange
-from .ratings import Rating
+from ..accounts.routes import ERRORS
+from ..protocol import Body
+from .rules import Rating
+from .service import Profile, RatingService, Statistics, statistics
+from .storage import HistoryPoint, PlayedGame, SeatChange
 
 #: Leaderboard lines per page at most.
 PAGE_MAX = 100

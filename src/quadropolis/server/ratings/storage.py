@@ -1,5 +1,5 @@
 """Storage of ratings and results (issue 23): the tables and the repository of
-:mod:`.rating_service`. Like :mod:`.storage`, it hands out plain values and is synchronous
+:mod:`.service`. Like :mod:`..storage`, it hands out plain values and is synchronous
 (called from worker threads). Created by migration ``0006``:
 
 - ``settled_games``: one row per finished game once its results are kept (and, if it is
@@ -40,12 +40,13 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
-from ..outcome import Outcome
+from ...outcome import Outcome
 
 # The module, not its names: storage imports both table modules, in either order.
-from . import account_storage as acc
-from .data import OVER, ActionData, SeatData, moves_in_effect
-from .ratings import (
+from ..accounts import storage as acc
+from ..data import OVER, ActionData, SeatData, moves_in_effect
+from ..storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
+from .rules import (
     HISTORY_GAMES,
     AccountFacts,
     Entrant,
@@ -56,7 +57,6 @@ from .ratings import (
     rated_places,
     seat_plays,
 )
-from .storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
 ATTEMPTS: Final = 8
@@ -211,7 +211,7 @@ class RatingStore:
         PostgreSQL another process may: each rating is updated only if its game count is
         still the one read, else the transaction is rolled back and tried again.
 
-        On SQLite the commit is not synced to disk on its own (:data:`~.storage.SYNC_NEW_GAME`,
+        On SQLite the commit is not synced to disk on its own (:data:`~..storage.SYNC_NEW_GAME`,
         as for a new game): the next move's commit syncs it, and a settling lost to a power
         cut is redone from the stored game at the next start (nothing else depends on it).
         So a game's end costs the games' single writer no extra sync."""

@@ -1,5 +1,5 @@
 """The HTTP transport of the daily challenge and rematches (issue 23 items 6-7), an
-``APIRouter`` mounted by :mod:`.app` (the table chat is a websocket message: :mod:`.hub`):
+``APIRouter`` mounted by :mod:`..app` (the table chat is a websocket message: :mod:`..hub`):
 
 ======  ==================================  ===================================================
 GET     ``/api/daily``                      today's challenge and leaderboard (``you``: the
@@ -14,7 +14,7 @@ POST    ``/api/games/{id}/rematch/decline`` decline it (it is cancelled)
 ======  ==================================  ===================================================
 
 Starting the challenge is protected against cross-site requests as the account routes are
-(:func:`~.accounts_routes.same_site`): it acts for the session cookie. The rematch routes
+(:func:`~..accounts.routes.same_site`): it acts for the session cookie. The rematch routes
 act for the seat tokens in their body, which a cross-site page does not hold."""
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
-from .account_storage import AccountData
-from .accounts_routes import COOKIE, ERRORS, accounts, same_site
+from ..accounts.routes import COOKIE, ERRORS, accounts, same_site
+from ..accounts.storage import AccountData
+from ..edges import RateLimits, client_key
+from ..errors import NotLoggedIn
+from ..protocol import Body, Created, GameStatus, Name, SeatPass, Token
 from .daily import DailyService, parse_day
-from .edges import RateLimits, client_key
-from .errors import NotLoggedIn
-from .protocol import Body, Created, GameStatus, Name, SeatPass, Token
 from .rematch import RematchService
 
 router = APIRouter(responses=ERRORS)
@@ -123,7 +123,7 @@ async def daily_start(
     """Start today's challenge. Ranked for a logged-in account, which plays it once
     (``already_played`` after); a guest practises (the day's format, a deal of its own,
     never ranked), under ``name``."""
-    from .app import seat_link  # the app imports this module: import its helper late
+    from ..app import seat_link  # the app imports this module: import its helper late
 
     client = _client(request)
     services.rates.create(client)
@@ -159,7 +159,7 @@ async def rematch_of(game_id: str, services: Services) -> RematchOf:
 async def rematch(game_id: str, body: SeatTokens, request: Request, services: Services) -> RematchReply:
     """Ask for a rematch of a finished game with its seats' tokens: the first ask creates it
     (same seats and settings, new deal), a later one takes the asker's kept seats in it."""
-    from .app import seat_link
+    from ..app import seat_link
 
     client = _client(request)
     services.rates.create(client)

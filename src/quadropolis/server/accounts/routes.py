@@ -1,4 +1,4 @@
-"""The HTTP transport of accounts (issue 23), an ``APIRouter`` mounted by :mod:`.app`:
+"""The HTTP transport of accounts (issue 23), an ``APIRouter`` mounted by :mod:`..app`:
 
 ======  ===================================  ==================================================
 POST    ``/api/accounts``                    register, and log in (sets the session cookie)
@@ -7,7 +7,7 @@ DELETE  ``/api/session``                     log out
 GET     ``/api/me``                          the logged-in account
 PUT     ``/api/me/password``                 change the password
 DELETE  ``/api/me``                          delete the account (its games stay)
-GET     ``/api/players/{username}``          a player's public profile (:mod:`.ratings_routes`)
+GET     ``/api/players/{username}``          a player's public profile (:mod:`..ratings.routes`)
 GET     ``/api/me/games``                    "My games": your turn, waiting, playing, finished
 POST    ``/api/me/games``                    create a game whose taken seats are the account's
 POST    ``/api/me/games/{id}/seats/{seat}``  take an open seat for the account
@@ -36,12 +36,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import Field
 
-from .account_storage import AccountData, HeldGame
-from .accounts import SESSION_SECONDS, AccountService, Login
-from .data import OVER, WAITING
-from .edges import RateLimits, client_key
-from .errors import Forbidden
-from .protocol import (
+from ..data import OVER, WAITING
+from ..edges import RateLimits, client_key
+from ..errors import Forbidden
+from ..protocol import (
     ActionDone,
     ActRequest,
     Body,
@@ -52,6 +50,8 @@ from .protocol import (
     SeatPass,
     UndoRequest,
 )
+from .service import SESSION_SECONDS, AccountService, Login
+from .storage import AccountData, HeldGame
 
 COOKIE = "quadropolis_session"
 CSRF_HEADER = "X-Quadropolis-Client"
@@ -117,13 +117,13 @@ def accounts(request: Request) -> AccountService:
 
 
 def address(request: Request) -> str:
-    """The client's key (:func:`.edges.client_key`: an IPv6 address's /64), which every limit
+    """The client's key (:func:`..edges.client_key`: an IPv6 address's /64), which every limit
     of accounts counts on, as the guests' limits do."""
     return client_key(request.client.host if request.client is not None else None)
 
 
 def rates(request: Request) -> RateLimits:
-    """The per-address HTTP limits the guests' routes apply (:class:`.edges.RateLimits`)."""
+    """The per-address HTTP limits the guests' routes apply (:class:`..edges.RateLimits`)."""
     limits: RateLimits = request.app.state.rates
     return limits
 
@@ -255,7 +255,7 @@ async def _my_game(service: AccountService, held: HeldGame, account_id: int) -> 
 async def create_game(spec: CreateGame, request: Request, account: Account, service: Service) -> Created:
     """Create a game (as ``POST /api/games``) whose taken seats are the account's, named after
     it. The reply's seat tokens still work for the websocket and other browsers."""
-    from .app import seat_link  # the app imports this module: import its helper late
+    from ..app import seat_link  # the app imports this module: import its helper late
 
     client = address(request)
     rates(request).create(client)
@@ -274,7 +274,7 @@ async def create_game(spec: CreateGame, request: Request, account: Account, serv
 @changes.post("/api/me/games/{game_id}/seats/{seat}", tags=["my games"])
 async def join(game_id: str, seat: int, request: Request, account: Account, service: Service) -> SeatPass:
     """Take an open seat for the account (named after it)."""
-    from .app import seat_link
+    from ..app import seat_link
 
     rates(request).create(address(request))
     token = await service.join(account, game_id, seat)

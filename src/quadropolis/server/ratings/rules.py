@@ -1,6 +1,6 @@
 """Ratings (issue 23): which finished games are rated, who is rated at each seat, and the
 OpenSkill update (Weng-Lin Plackett-Luce, the ``openskill`` package). Knows nothing of the
-database (:mod:`.rating_storage` keeps ratings and history) or of HTTP.
+database (:mod:`.storage` keeps ratings and history) or of HTTP.
 
 **Rated players.** Accounts, one rating per mode (Classic, Expert), and the bots: one rating
 per bot level per mode, so a player alone earns a rating by playing bots.
@@ -14,7 +14,7 @@ game (its fixed deal) or a game of bots alone is unrated. An account seat that r
 or was taken over stays the account's: its result is the account's.
 
 **No rating without playing**: a game where an account seat has fewer than
-:data:`~.data.MIN_OWN_MOVES` moves of its own (played by its person and in effect, not by a
+:data:`~..data.MIN_OWN_MOVES` moves of its own (played by its person and in effect, not by a
 bot for them) is unrated — aborted, as lichess aborts a game before each side has moved. So
 a rated table the account never came to, played by the takeover or clock bot, changes no
 rating; resigning after that many moves is a loss.
@@ -40,11 +40,11 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from ..bots import LEVELS
-from ..outcome import Outcome, places, rank_key
-from .clocks import CLOCK_ACTOR
-from .data import GUIDED_SEED, MIN_OWN_MOVES, OVER, SeatData
-from .settings import RATED_HISTORY
+from ...bots import LEVELS
+from ...outcome import Outcome, places, rank_key
+from ..clocks import CLOCK_ACTOR
+from ..data import GUIDED_SEED, MIN_OWN_MOVES, OVER, SeatData
+from ..settings import RATED_HISTORY
 
 #: The modes rated apart.
 MODES: Final = ("classic", "expert")
@@ -89,7 +89,7 @@ def rated_table(config: Mapping[str, Any], seats: Sequence[SeatData]) -> bool:
     """Whether a game at this table is rated if it ends with a result (the rules of the module
     doc that the table alone decides): the standard rules of a rated mode, not the guided
     game, every seat an account's (its own) or a bot's, at least one account. While such a
-    game runs nobody may have it analysed (:meth:`.service.GameService.analysis`)."""
+    game runs nobody may have it analysed (:meth:`..service.GameService.analysis`)."""
     if config.get("mode") not in MODES or not 2 <= len(seats) <= 4:
         return False
     if config.get("seed") == GUIDED_SEED and config.get("mode") == "classic" and len(seats) == 2:
@@ -102,7 +102,7 @@ def rated_table(config: Mapping[str, Any], seats: Sequence[SeatData]) -> bool:
     return all(s.account is not None or (s.kind == "bot" and s.level in LEVELS) for s in seats)
 
 
-#: The actors of a bot's move for an absent person (:mod:`.service`): takeover and clock.
+#: The actors of a bot's move for an absent person (:mod:`..service`): takeover and clock.
 FOR_ABSENT: Final = frozenset({"takeover", CLOCK_ACTOR})
 
 
