@@ -1,28 +1,5 @@
-"""Storage: the database schema (SQLAlchemy models) and the repository the game service uses.
+"""Storage: the repository the game service uses (the tables are :mod:`.schema`'s).
 It hands out and takes in the plain values of :mod:`.data`, never a row or a session.
-
-Four tables:
-
-- ``games``: one row per game: its configuration *including the seed* (never sent to a
-  client before the end), status (``waiting`` for players, ``playing``, ``over``), the
-  creator's client key (for the per-client quota), the takeover settings, whether the table
-  allows analysis (hints), the clock (time per move and the deadline of the move being
-  played: :mod:`.clocks`) and, once over, the result.
-- ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
-  SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
-  stored), the player's account (``NULL`` for a guest), when the player was last seen (for
-  takeover) and when they forfeited. Who holds a seat is decided by this row alone.
-- ``actions``: the append-only history. Each accepted action is a row ``(game_id, version)``
-  with ``version`` = 1, 2, 3... in order; the pair is the primary key, so the database itself
-  refuses a second action at the same version, even from another server process: that is how
-  a move is never applied twice (optimistic concurrency). An undo is a row of kind ``undo``
-  (nothing is ever deleted), so the history keeps the undone moves.
-- ``reviews``: the post-game review of a finished game (one row per game, written once when
-  the review is done: ``Review.to_json()`` of :mod:`quadropolis.bots`, with the search budget
-  it was made with).
-
-The schema is created and upgraded only by the Alembic migrations in ``migrations/``
-(:meth:`Store.upgrade`), never by ``create_all``; a test checks models and migrations agree.
 
 The repository is synchronous (SQLAlchemy sessions); the service calls it from worker threads
 so the event loop never waits on the database. SQLite runs in WAL mode with
@@ -43,21 +20,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
     and_,
     bindparam,
     create_engine,
     event,
     exists,
-    false,
     func,
     or_,
     select,
@@ -66,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DisconnectionError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from ..errors import QuadropolisError
@@ -82,110 +49,8 @@ from .data import (
     PendingAction,
     SeatData,
 )
+from .schema import ActionRow, GameRow, ReviewRow, SeatRow
 from .settings import SQLITE_SYNCS
-
-#: Constraint names fixed by convention, so migrations name them the same on every backend.
-NAMING: Final = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING)
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    #: ``GameConfig.to_json()``, seed included.
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16))
-    public: Mapped[bool] = mapped_column(Boolean)
-    creator: Mapped[str] = mapped_column(String(64))
-    #: Seconds a human seat may be gone before a bot plays it; ``None``: never.
-    takeover_after: Mapped[float | None] = mapped_column(Float, nullable=True)
-    takeover_level: Mapped[str] = mapped_column(String(16))
-    created_at: Mapped[float] = mapped_column(Float)
-    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    #: Whether the players may ask for the analysis (hints) of the running game.
-    analysis: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    #: When a person last acted (created, joined, left, moved, resigned): expiry counts from it.
-    last_activity: Mapped[float] = mapped_column(Float)
-    #: The table's time per move (seconds, as chosen: the clock scale is not applied);
-    #: ``None``: no clock.
-    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: When the time of the move being played runs out; ``None`` without a clock or a move due.
-    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: When the game started (created full, or its last open seat taken): the first turn's
-    #: time counts from it (:mod:`.clocks`); ``None`` while waiting, and for games started
-    #: before revision ``0012`` (their ``created_at`` stands in).
-    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-    __table_args__ = (
-        Index(None, "status", "public", "created_at"),
-        Index(None, "creator", "status"),
-        Index(None, "status", "last_activity"),
-        Index(None, "status", "deadline"),
-    )
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))  # human | bot
-    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    name: Mapped[str] = mapped_column(String(64))
-    #: SHA-256 of the seat token; ``None`` while a human seat is open.
-    token_hash: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
-    last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: Taken by the game's creator when creating it: its token may cancel the waiting game. It
-    #: stays set when the creator resigns the seat to a bot (the game then leaves their quota).
-    host: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    #: When the seat's player forfeited (resigned, or timed out when the game expired);
-    #: ``None`` if not. The game's result ranks forfeits in this order.
-    forfeited_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: The account of the seat's player (``None``: a guest, or open). Who holds a seat is this
-    #: row alone (:class:`~.data.SeatData`): it is set with the token when an account takes the
-    #: seat, cleared with it when they leave, and kept when they resign (the seat's result is
-    #: theirs). Deleting an account clears it (and names the seat "Former player").
-    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-    __table_args__ = (Index(None, "account_id", "game_id"),)
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    #: 1, 2, 3... in the order accepted; (game_id, version) is unique (the primary key).
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))  # move | undo
-    #: The move in the engine's notation (kind ``move``).
-    move: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    #: How many moves an undo took back (kind ``undo``).
-    undone: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: Who chose it: ``player``, ``bot`` (a bot seat) or ``takeover`` (a bot for an absent player).
-    actor: Mapped[str] = mapped_column(String(16))
-    created_at: Mapped[float] = mapped_column(Float)
-
-
-class ReviewRow(Base):
-    __tablename__ = "reviews"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    #: Search simulations per take the review was made with.
-    iterations: Mapped[int] = mapped_column(Integer)
-    review: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[float] = mapped_column(Float)
 
 
 class VersionTaken(QuadropolisError):
@@ -943,12 +808,3 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         deadline=row.deadline,
         started_at=row.started_at if row.started_at is not None or row.status == WAITING else row.created_at,
     )
-
-
-# --- accounts (issue 23) ---------------------------------------------------------------
-# Their tables live in their own module but in this module's metadata, which the migrations
-# and their test compare against: importing it here registers them wherever storage is used.
-# The same for the daily challenge, rematches and table chat (issue 23 items 6-7), and for ratings.
-from .accounts import storage as _account_storage  # noqa: E402,F401
-from .ratings import storage as _rating_storage  # noqa: E402,F401
-from .social import storage as _social_storage  # noqa: E402,F401

@@ -24,28 +24,28 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    UniqueConstraint,
     func,
     select,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from ...outcome import Outcome
-
-# The module, not its names: storage imports both table modules, in either order.
-from ..accounts import storage as acc
 from ..data import OVER, ActionData, SeatData, moves_in_effect
-from ..storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
+from ..schema import (
+    AccountRow,
+    ActionRow,
+    GameRow,
+    RatingChangeRow,
+    RatingRow,
+    ReviewRow,
+    SeatResultRow,
+    SeatRow,
+    SettledGameRow,
+)
+from ..storage import SYNC_NEW_GAME
 from .rules import (
     HISTORY_GAMES,
     AccountFacts,
@@ -60,67 +60,6 @@ from .rules import (
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
 ATTEMPTS: Final = 8
-
-
-class SettledGameRow(Base):
-    __tablename__ = "settled_games"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    rated: Mapped[bool] = mapped_column(Boolean)
-    settled_at: Mapped[float] = mapped_column(Float)
-
-
-class SeatResultRow(Base):
-    __tablename__ = "seat_results"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    place: Mapped[int] = mapped_column(Integer)
-    score: Mapped[int] = mapped_column(Integer)
-    #: VP by score-sheet category (``CityScore.breakdown``).
-    breakdown: Mapped[dict[str, int]] = mapped_column(JSON)
-
-
-class RatingRow(Base):
-    __tablename__ = "ratings"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    mode: Mapped[str] = mapped_column(String(16))
-    account_id: Mapped[int | None] = mapped_column(
-        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
-    )
-    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    ordinal: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-    updated_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (
-        UniqueConstraint("mode", "account_id"),
-        UniqueConstraint("mode", "bot"),
-        Index(None, "mode", "ordinal"),
-    )
-
-
-class RatingChangeRow(Base):
-    __tablename__ = "rating_changes"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    mode: Mapped[str] = mapped_column(String(16))
-    account_id: Mapped[int | None] = mapped_column(
-        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
-    )
-    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    place: Mapped[int] = mapped_column(Integer)
-    mu_before: Mapped[float] = mapped_column(Float)
-    sigma_before: Mapped[float] = mapped_column(Float)
-    mu_after: Mapped[float] = mapped_column(Float)
-    sigma_after: Mapped[float] = mapped_column(Float)
-    created_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index(None, "account_id", "mode", "created_at"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,8 +223,8 @@ class RatingStore:
         """The rated players of ``mode``, best ordinal first (accounts and bot levels)."""
         with self._session() as s:
             rows = s.execute(
-                select(RatingRow, acc.AccountRow.username)
-                .outerjoin(acc.AccountRow, acc.AccountRow.id == RatingRow.account_id)
+                select(RatingRow, AccountRow.username)
+                .outerjoin(AccountRow, AccountRow.id == RatingRow.account_id)
                 .where(RatingRow.mode == mode)
                 .order_by(RatingRow.ordinal.desc(), RatingRow.id)
                 .limit(limit)
@@ -371,7 +310,7 @@ def _entrants(
 
 def _facts(s: Session, accounts: Sequence[int]) -> dict[int, AccountFacts]:
     """What the Sybil rule reads of ``accounts``: sign-up address and rated games so far."""
-    signed = select(acc.AccountRow.id, acc.AccountRow.signup_key).where(acc.AccountRow.id.in_(accounts))
+    signed = select(AccountRow.id, AccountRow.signup_key).where(AccountRow.id.in_(accounts))
     keys = {account: key for account, key in s.execute(signed)}
     counted = (
         select(RatingRow.account_id, func.sum(RatingRow.games))
