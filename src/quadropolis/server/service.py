@@ -113,7 +113,7 @@ from .game import BOT, HUMAN, LiveGame
 from .postgres_commit import PostgresAppender
 from .presence import Presence
 from .protocol import CreateGame, SeatSpec
-from .ratings.rules import rated_table
+from .rated import rated_table
 from .reviews import RECORD_REVIEWS, ReviewJobs
 from .settings import Limits
 from .storage import StorageError, Store, VersionTaken
