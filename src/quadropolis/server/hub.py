@@ -52,9 +52,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .accounts.routes import COOKIE
-from .accounts.service import AccountService
-from .data import Credential
+from .data import ChatLine, Credential
 from .edges import client_key
 from .errors import (
     Forbidden,
@@ -67,7 +65,9 @@ from .errors import (
     Unavailable,
 )
 from .game import LiveGame
+from .ports import ChatStore, SessionAccounts
 from .protocol import (
+    COOKIE,
     Accepted,
     Auth,
     ChatEntry,
@@ -87,7 +87,6 @@ from .protocol import (
 )
 from .service import GameService, still_held
 from .settings import Limits
-from .social.storage import ChatLine, SocialStore
 
 log = logging.getLogger("quadropolis.server")
 
@@ -270,8 +269,8 @@ class Hub:
         self,
         service: GameService,
         limits: Limits,
-        social: SocialStore | None = None,
-        accounts: AccountService | None = None,
+        social: ChatStore | None = None,
+        accounts: SessionAccounts | None = None,
     ) -> None:
         self.service = service
         self.limits = limits

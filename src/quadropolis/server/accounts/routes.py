@@ -36,10 +36,11 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Cookie, Depends, Request, Response
 from pydantic import Field
 
-from ..data import OVER, WAITING
+from ..data import OVER, WAITING, AccountData
 from ..edges import RateLimits, client_key
 from ..errors import Forbidden
 from ..protocol import (
+    COOKIE,
     ActionDone,
     ActRequest,
     Body,
@@ -51,9 +52,8 @@ from ..protocol import (
     UndoRequest,
 )
 from .service import SESSION_SECONDS, AccountService, Login
-from .storage import AccountData, HeldGame
+from .storage import HeldGame
 
-COOKIE = "quadropolis_session"
 CSRF_HEADER = "X-Quadropolis-Client"
 #: A password field accepts this much text at most before its own length check answers.
 _TEXT = Annotated[str, Field(max_length=1024)]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from ...bots import LEVELS
-from ..data import AccountProof
+from ..data import AccountData, AccountProof
 from ..errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
 from ..errors import UsernameTaken as UsernameTakenError
 from ..protocol import CreateGame
@@ -43,7 +43,7 @@ from ..service import GameService, NewGame, seat_plan
 from .limits import LoginGuard, LoginLimits
 from .names import skeleton
 from .passwords import Passwords
-from .storage import AccountData, AccountStore, HeldGame, SignupsFull, UsernameTaken
+from .storage import AccountStore, HeldGame, SignupsFull, UsernameTaken
 
 T = TypeVar("T")
 

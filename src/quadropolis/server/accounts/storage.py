@@ -28,7 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..data import OVER
+from ..data import OVER, AccountData
 from ..schema import AccountRow, GameRow, SeatRow, SessionRow
 from .names import skeleton
 
@@ -37,19 +37,6 @@ FORMER_PLAYER: Final = "Former player"
 #: The ``signup_key`` of an account whose creating address is not known (made before it was
 #: kept, or stored without one): this prefix and the account's id, so it equals no other's.
 UNKNOWN_SIGNUP: Final = "unknown:"
-
-
-@dataclass(frozen=True, slots=True)
-class AccountData:
-    """An account as stored (the password hash only for the service to verify against)."""
-
-    id: int
-    username: str
-    password_hash: str
-    created_at: float
-    #: The client key of the address that created it (``unknown:ID`` if not known: never
-    #: equal to another account's).
-    signup_key: str
 
 
 @dataclass(frozen=True, slots=True)

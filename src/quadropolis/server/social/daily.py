@@ -42,7 +42,8 @@ from typing import Any, Final, TypeVar
 from ...config import GameConfig
 from ...outcome import result_places
 from ...tiles import Mode
-from ..accounts.storage import AccountData, AccountStore
+from ..accounts.storage import AccountStore
+from ..data import AccountData
 from ..errors import AlreadyPlayed, BadMessage, Forbidden, NotFound
 from ..protocol import CreateGame, SeatSpec
 from ..service import GameService, NewGame, Viewer

@@ -25,11 +25,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
-from ..accounts.routes import COOKIE, ERRORS, accounts, same_site
-from ..accounts.storage import AccountData
+from ..accounts.routes import ERRORS, accounts, same_site
+from ..data import AccountData
 from ..edges import RateLimits, client_key
 from ..errors import NotLoggedIn
-from ..protocol import Body, Created, GameStatus, Name, SeatPass, Token
+from ..protocol import COOKIE, Body, Created, GameStatus, Name, SeatPass, Token
 from .daily import DailyService, parse_day
 from .rematch import RematchService
 

@@ -30,7 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
-from ..data import OVER
+from ..data import OVER, ChatLine
 from ..schema import AccountRow, ChatLineRow, DailyChallengeRow, DailyEntryRow, GameRow, RematchRow, SeatRow
 
 #: Chat lines kept per game (the newest).
@@ -65,17 +65,6 @@ class DailyGame:
     person: bool
     #: A guest's practice game (a deal of its own).
     practice: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ChatLine:
-    seat: int
-    name: str
-    text: str
-    at: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "text": self.text, "at": self.at}
 
 
 class AlreadyPlayed(Exception):
