@@ -12,7 +12,6 @@ every commit (survives power cuts too), at the price of a disk sync in every mov
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Collection, Iterable, Sequence
 from functools import partial
@@ -21,7 +20,6 @@ from typing import Any, Final
 
 from sqlalchemy import (
     and_,
-    bindparam,
     create_engine,
     event,
     exists,
@@ -31,12 +29,13 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from ..errors import QuadropolisError
+from .appends import action_row, game_changes, insert_ignoring_conflicts, update_games
 from .data import (
     CANCELLED,
     EXPIRED,
@@ -165,7 +164,7 @@ class Store:
         self.engine = make_engine(self.url, pool_size, sqlite_sync)
         self._sync = sqlite_sync.upper()
         self._session = sessionmaker(self.engine, expire_on_commit=False)
-        self._insert_action = _insert_ignoring_conflicts(self.engine.dialect.name)
+        self._insert_action = insert_ignoring_conflicts(self.engine.dialect.name)
 
     @property
     def backend(self) -> str:
@@ -388,7 +387,7 @@ class Store:
         # the interpreter's lock again, up to its switch interval (5 ms) while the event loop
         # is busy, so round trips per move were the commit's cost under load.
         with self.engine.begin() as conn:
-            rows = [_action_row(game_id, action) for game_id, action, *_ in items]
+            rows = [action_row(game_id, action) for game_id, action, *_ in items]
             stored = {(r.game_id, r.version) for r in conn.execute(self._insert_action, rows)}
             outcomes: list[QuadropolisError | None] = []
             changes: dict[str, dict[str, Any]] = {}  # per game, its rows' changes in order
@@ -397,9 +396,9 @@ class Store:
                     outcomes.append(VersionTaken.of(game_id, action.version))
                     continue
                 stored.discard((game_id, action.version))
-                changes.setdefault(game_id, {}).update(_game_changes(action, result, deadline, activity))
+                changes.setdefault(game_id, {}).update(game_changes(action, result, deadline, activity))
                 outcomes.append(None)
-            _update_games(conn, changes)
+            update_games(conn, changes)
         return outcomes
 
     def touch(self, game_id: str, seats: Iterable[int], now: float) -> None:
@@ -635,138 +634,6 @@ def _seat_row(game_id: str, seat: SeatData) -> SeatRow:
         account_id=seat.account,
         forfeited_at=seat.forfeited_at,
     )
-
-
-def _insert_ignoring_conflicts(dialect: str) -> Any:
-    """``INSERT INTO actions ... ON CONFLICT (game_id, version) DO NOTHING RETURNING game_id,
-    version`` for the dialect (SQLite 3.35 or newer); executed with many rows, SQLAlchemy
-    sends them in one statement ("insertmanyvalues") and returns the rows stored."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
-    insert_for = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return (
-        insert_for(ActionRow)
-        .on_conflict_do_nothing(index_elements=["game_id", "version"])
-        .returning(ActionRow.game_id, ActionRow.version)
-    )
-
-
-def _game_changes(
-    action: ActionData, result: dict[str, Any] | None, deadline: float | None, activity: float | None
-) -> dict[str, Any]:
-    """The columns of its game that storing ``action`` changes. ``activity``: the game's last
-    activity after it, as the service reckons it (an undo sets it back: :mod:`.clocks`);
-    ``None``: a person's action is activity, a bot's is not."""
-    changes: dict[str, Any] = {}
-    if activity is not None:
-        changes["last_activity"] = activity
-    elif action.actor == "player":
-        changes["last_activity"] = action.created_at
-    if deadline is not None:
-        changes["deadline"] = deadline
-    if result is not None:
-        changes.update(status=OVER, result=result, finished_at=action.created_at, deadline=None)
-    return changes
-
-
-#: PostgreSQL: :meth:`Store.append_batch` as one statement, for batches with at most one
-#: action per game (:func:`one_action_per_game`); parameters from :func:`append_parameters`.
-#: Its data-modifying ``WITH`` clauses insert the actions (``unnest`` of one array per
-#: column), skipping taken versions, and update each game whose action was stored and
-#: changes it (a ``NULL`` change keeps the column, except that a finished game's deadline is
-#: cleared); it returns the (game, version) pairs stored. The text never changes with the
-#: batch, so it is prepared once per connection; in autocommit it is its own transaction:
-#: one round trip to the database.
-APPEND_STATEMENT: Final = """
-WITH stored AS (
-    INSERT INTO actions (game_id, version, seat, kind, move, undone, actor, created_at)
-    SELECT * FROM unnest(
-        %(game)s::varchar[], %(version)s::integer[], %(seat)s::integer[], %(kind)s::varchar[],
-        %(move)s::varchar[], %(undone)s::integer[], %(actor)s::varchar[], %(created_at)s::float8[])
-    ON CONFLICT (game_id, version) DO NOTHING
-    RETURNING game_id, version
-), changed AS (
-    SELECT * FROM unnest(
-        %(changed_game)s::varchar[], %(changed_version)s::integer[], %(last_activity)s::float8[],
-        %(deadline)s::float8[], %(status)s::varchar[], %(result)s::text[], %(finished_at)s::float8[])
-        AS c (game, version, last_activity, deadline, status, result, finished_at)
-), updated AS (
-    UPDATE games SET
-        last_activity = coalesce(changed.last_activity, games.last_activity),
-        deadline = CASE WHEN changed.status IS NULL THEN coalesce(changed.deadline, games.deadline) END,
-        status = coalesce(changed.status, games.status),
-        result = coalesce(changed.result::json, games.result),
-        finished_at = coalesce(changed.finished_at, games.finished_at)
-    FROM changed JOIN stored ON stored.game_id = changed.game AND stored.version = changed.version
-    WHERE games.id = changed.game
-)
-SELECT game_id, version FROM stored
-"""
-
-#: The columns of ``games`` :data:`APPEND_STATEMENT` may change (those of :func:`_game_changes`).
-_CHANGED_COLUMNS: Final = ("last_activity", "deadline", "status", "result", "finished_at")
-
-
-def append_parameters(
-    items: Sequence[PendingAction],
-) -> dict[str, list[Any]]:
-    """The parameters of :data:`APPEND_STATEMENT` for ``items`` (one action per game)."""
-    rows = [_action_row(game_id, action) for game_id, action, *_ in items]
-    parameters: dict[str, list[Any]] = {
-        "game": [r["game_id"] for r in rows],
-        **{c: [r[c] for r in rows] for c in ("version", "seat", "kind", "move", "undone", "actor")},
-        "created_at": [r["created_at"] for r in rows],
-    }
-    changes = [(g, a.version, _game_changes(a, r, d, t)) for g, a, r, d, t in items]
-    changes = [c for c in changes if c[2]]
-    parameters["changed_game"] = [game_id for game_id, _, _ in changes]
-    parameters["changed_version"] = [version for _, version, _ in changes]
-    for column_name in _CHANGED_COLUMNS:
-        parameters[column_name] = [change.get(column_name) for _, _, change in changes]
-    parameters["result"] = [None if r is None else json.dumps(r) for r in parameters["result"]]
-    return parameters
-
-
-def one_action_per_game(
-    items: Sequence[PendingAction],
-) -> list[list[PendingAction]]:
-    """``items`` cut, in order, into runs holding at most one action per game (the service
-    never puts two of a game in one batch: a game's actions are stored under its lock)."""
-    runs: list[list[PendingAction]] = [[]]
-    games: set[str] = set()
-    for item in items:
-        if item[0] in games:
-            runs.append([])
-            games.clear()
-        runs[-1].append(item)
-        games.add(item[0])
-    return runs
-
-
-def _update_games(conn: Connection, changes: dict[str, dict[str, Any]]) -> None:
-    """Apply each game's ``changes``: one UPDATE (executed for many games) per set of columns."""
-    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for game_id, values in changes.items():
-        if values:
-            by_columns.setdefault(tuple(sorted(values)), []).append({"game": game_id, **values})
-    for columns, params in by_columns.items():
-        statement = (
-            update(GameRow).where(GameRow.id == bindparam("game")).values({c: bindparam(c) for c in columns})
-        )
-        conn.execute(statement, params)
-
-
-def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
-    return {
-        "game_id": game_id,
-        "version": action.version,
-        "seat": action.seat,
-        "kind": action.kind,
-        "move": action.move,
-        "undone": action.undone,
-        "actor": action.actor,
-        "created_at": action.created_at,
-    }
 
 
 def _nobody_plays_on(s: Session, game_id: str) -> bool:
