@@ -8,7 +8,7 @@ import pytest
 from quadropolis.server.accounts.limits import Backoff, LoginGuard, LoginLimits
 from quadropolis.server.accounts.names import skeleton
 from quadropolis.server.accounts.passwords import weakness
-from quadropolis.server.accounts.service import check_password, check_username
+from quadropolis.server.accounts.rules import check_password, check_username
 from quadropolis.server.errors import BadAccount, RateLimited
 
 
