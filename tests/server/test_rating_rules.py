@@ -1,5 +1,5 @@
 """Which tables are rated, and which accounts may be rated against each other: the pure rules
-of ``server/ratings.py``, without a database (the server-level attacks are in the
+of ``server/ratings/rules.py``, without a database (the server-level attacks are in the
 ``test_abuse_*`` files)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ GET     ``/api/players/{username}``   a player's public profile
 ======  ============================  ===============================================
 
 Every rating is sent as its ``rating`` (the ordinal μ − 3σ, what the leaderboard sorts by),
-``mu`` and ``sigma`` (rules: :mod:`.ratings`). A deleted account's seats carry no
+``mu`` and ``sigma`` (rules: :mod:`.rules`). A deleted account's seats carry no
 ``username`` (the client names them as the game does: "Former player")."""
 
 from __future__ import annotations

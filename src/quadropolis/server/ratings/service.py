@@ -1,12 +1,12 @@
 """Results and ratings as the server keeps them (issue 23): settles every finished game once
 — its seats' results kept, its players' ratings updated if it is rated (the rules:
-:mod:`.ratings`) — and answers the leaderboard, a game's rating changes and the profiles.
+:mod:`.rules`) — and answers the leaderboard, a game's rating changes and the profiles.
 Knows nothing of HTTP (:mod:`.routes` is the transport).
 
 **When a game is settled.** As soon as this process sees it finished (the game service's
 listener: a move here, or one in another process announced through the broker), in a worker
 thread; the places kept are the core's (:attr:`quadropolis.outcome.Outcome.ranks` of the game's
-result, forfeits last), the places rated those of :func:`~.ratings.rated_places`. **Once**,
+result, forfeits last), the places rated those of :func:`~.rules.rated_places`. **Once**,
 whatever happens: the database's primary key on ``settled_games`` refuses a
 second settling of a game, in the same transaction as the ratings it would change
 (:meth:`~.storage.RatingStore.settle`). **Never lost**: a game the server finished but

@@ -119,7 +119,7 @@ class _Moved(Exception):
 class RatingStore:
     """Every read and write of results and ratings, on the games' engine. ``history``: the
     rated games each account needs before its games against other accounts are rated
-    (:func:`~.ratings.may_rate_each_other`)."""
+    (:func:`~.rules.may_rate_each_other`)."""
 
     def __init__(self, engine: Engine, history: int = HISTORY_GAMES) -> None:
         self._engine = engine
@@ -142,7 +142,7 @@ class RatingStore:
 
     def settle(self, game_id: str, result: Outcome, now: float) -> bool:
         """Keep the results of finished ``game_id`` and, if it is rated
-        (:func:`~.ratings.entrants`), update its players' ratings — all in one transaction,
+        (:func:`~.rules.entrants`), update its players' ratings — all in one transaction,
         once: ``False`` if the game was settled already (by this or another process).
 
         The row of ``settled_games`` is inserted first: on SQLite that takes the write lock
@@ -298,7 +298,7 @@ class RatingStore:
 def _entrants(
     s: Session, game: GameRow, plays: Sequence[SeatPlay], history: int
 ) -> tuple[Entrant, ...] | None:
-    """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
+    """Who is rated at each seat of ``game`` as stored (:func:`~.rules.entrants`)."""
     rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
     seats = [SeatData(r.seat, r.kind, r.level, r.name, None, None, account=r.account_id) for r in rows]
     moved = s.scalars(
@@ -322,7 +322,7 @@ def _facts(s: Session, accounts: Sequence[int]) -> dict[int, AccountFacts]:
 
 
 def _plays(s: Session, game: GameRow) -> tuple[SeatPlay, ...]:
-    """How each seat of ``game`` was played (:func:`~.ratings.seat_plays`), from its log."""
+    """How each seat of ``game`` was played (:func:`~.rules.seat_plays`), from its log."""
     log = s.scalars(select(ActionRow).where(ActionRow.game_id == game.id).order_by(ActionRow.version))
     moves = moves_in_effect(
         ActionData(a.version, a.seat, a.kind, a.move, a.undone, a.actor, a.created_at) for a in log
