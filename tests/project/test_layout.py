@@ -8,8 +8,8 @@
   ``quadropolis.bots.mcts``) or the shared option helpers ``quadropolis.cli.options``.
 - No import circle (run-time imports, lazy ones included; not those under
   ``if TYPE_CHECKING:``): between core modules, between the modules of each application, or
-  between applications (the shared option helpers count as a layer below them all). The
-  circles known today and being untied are listed in ``KNOWN_CIRCLES``, which only shrinks.
+  between applications (the shared option helpers count as a layer below them all). No
+  circle is tolerated (``KNOWN_CIRCLES`` is empty and may only shrink).
 - Nothing but ``quadropolis.cli`` itself (and ``python -m quadropolis``) imports the command
   line's entry point: it sits on top.
 - The compiled engine (``native/``) is a room of its own: the engine compiles without Python,
@@ -144,34 +144,10 @@ def test_applications_use_only_the_public_api_of_other_applications(path: Path) 
 
 # --- no import circles ----------------------------------------------------------------------
 
-#: Import circles known today and being untied by the restructuring of the server (feature
-#: folders, one schema below the stores, routes apart from the app) and by the statistics
-#: shared by ``arena`` and ``envs`` moving below both: each a set of modules (or, for
-#: ``"applications"``, of application packages), by the graph it lies in. A shrinking list:
-#: a circle not in it fails, and so does an entry whose circle is gone (remove it then). Empty
-#: it when they are merged.
-KNOWN_CIRCLES: dict[str, list[frozenset[str]]] = {
-    "quadropolis.server": [
-        frozenset(
-            {
-                "quadropolis.server.account_storage",
-                "quadropolis.server.rating_storage",
-                "quadropolis.server.social_storage",
-                "quadropolis.server.storage",
-            }
-        ),
-        frozenset(
-            {
-                "quadropolis.server.accounts_routes",
-                "quadropolis.server.app",
-                "quadropolis.server.hub",
-                "quadropolis.server.ratings_routes",
-                "quadropolis.server.social_routes",
-            }
-        ),
-    ],
-    "applications": [],
-}
+#: Import circles tolerated, by the graph they lie in (a set of modules, or for
+#: ``"applications"`` of application packages): none. A circle not listed fails, and so does
+#: a listed one that is gone (remove it then), so the list can only shrink.
+KNOWN_CIRCLES: dict[str, list[frozenset[str]]] = {}
 
 
 def _knots(graph: dict[str, set[str]]) -> list[list[str]]:

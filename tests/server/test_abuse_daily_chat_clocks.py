@@ -37,7 +37,7 @@ from quadropolis.server.game import LiveGame
 from quadropolis.server.protocol import CreateGame
 from quadropolis.server.service import GameService
 from quadropolis.server.settings import Limits
-from quadropolis.server.social_storage import SocialStore
+from quadropolis.server.social.storage import SocialStore
 from quadropolis.server.storage import Store
 
 CSRF = {"X-Quadropolis-Client": "1"}

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from server_helpers import Server, database, error_of
 
-from quadropolis.server.account_storage import AccountStore, SignupsFull
-from quadropolis.server.accounts import SignupLimits
+from quadropolis.server.accounts.service import SignupLimits
+from quadropolis.server.accounts.storage import AccountStore, SignupsFull
 from quadropolis.server.storage import Store
 
 CSRF = {"X-Quadropolis-Client": "1"}

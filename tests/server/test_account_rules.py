@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from quadropolis.server.account_limits import Backoff, LoginGuard, LoginLimits
-from quadropolis.server.account_names import skeleton
-from quadropolis.server.accounts import check_password, check_username
+from quadropolis.server.accounts.limits import Backoff, LoginGuard, LoginLimits
+from quadropolis.server.accounts.names import skeleton
+from quadropolis.server.accounts.passwords import weakness
+from quadropolis.server.accounts.rules import check_password, check_username
 from quadropolis.server.errors import BadAccount, RateLimited
-from quadropolis.server.passwords import weakness
 
 
 class Clock:

@@ -12,9 +12,11 @@ from alembic.script import ScriptDirectory
 from server_helpers import database, hold_seats, insert_old_game
 from sqlalchemy import text
 
-from quadropolis.server.account_storage import FORMER_PLAYER, AccountStore, UsernameTaken
+from quadropolis.server.accounts.names import SKELETON_MAX, skeleton
+from quadropolis.server.accounts.storage import FORMER_PLAYER, AccountStore, UsernameTaken
 from quadropolis.server.data import PLAYING, GameData, SeatData
 from quadropolis.server.migrations import config, current, upgrade
+from quadropolis.server.schema import SKELETON_WIDTH, AccountRow
 from quadropolis.server.storage import Store
 
 #: The revision before the accounts' one: what a server of the previous version left.
@@ -115,3 +117,10 @@ def test_upgrading_keeps_old_look_alike_accounts_and_gives_them_no_shared_signup
         assert accounts.insert_account("dave", "hash", 2.0).signup_key.startswith("unknown:")
     finally:
         store.close()
+
+
+def test_the_skeleton_column_holds_the_longest_skeleton() -> None:
+    """The schema's column width (which knows nothing of accounts) fits the longest skeleton
+    of a valid username, the rule :mod:`quadropolis.server.accounts.names` states."""
+    assert len(skeleton("m" * 20)) == SKELETON_MAX <= SKELETON_WIDTH
+    assert AccountRow.__table__.c.username_skeleton.type.length == SKELETON_WIDTH

@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
+from quadropolis.server.accounts.passwords import NICER, Passwords
 from quadropolis.server.errors import RateLimited
-from quadropolis.server.passwords import NICER, Passwords
 
 
 def test_a_hash_verifies_its_password_only() -> None:

@@ -1,11 +1,11 @@
 """Which tables are rated, and which accounts may be rated against each other: the pure rules
-of ``server/ratings.py``, without a database (the server-level attacks are in the
+of ``server/ratings/rules.py``, without a database (the server-level attacks are in the
 ``test_abuse_*`` files)."""
 
 from __future__ import annotations
 
 from quadropolis.server.data import GUIDED_SEED, SeatData
-from quadropolis.server.ratings import HISTORY_GAMES, AccountFacts, may_rate_each_other, rated_table
+from quadropolis.server.ratings.rules import HISTORY_GAMES, AccountFacts, may_rate_each_other, rated_table
 
 CONFIG = {"mode": "classic", "players": 2, "seed": 7}
 

@@ -22,12 +22,11 @@ from quadropolis import GameConfig, legal_moves, new_game
 from quadropolis.outcome import Outcome, outcome
 from quadropolis.record import result_json
 from quadropolis.rules import apply_unchecked
-from quadropolis.server.account_storage import AccountStore
+from quadropolis.server.accounts.storage import AccountStore
 from quadropolis.server.data import MIN_OWN_MOVES, OVER, PLAYING, ActionData, SeatData
 from quadropolis.server.game import LiveGame
 from quadropolis.server.migrations import config, current
-from quadropolis.server.rating_storage import RatingStore
-from quadropolis.server.ratings import (
+from quadropolis.server.ratings.rules import (
     HISTORY_GAMES,
     INITIAL_MU,
     INITIAL_SIGMA,
@@ -40,6 +39,7 @@ from quadropolis.server.ratings import (
     rated_places,
     seat_plays,
 )
+from quadropolis.server.ratings.storage import RatingStore
 from quadropolis.server.storage import Store
 from quadropolis.tiles import Mode
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, logged_in
 
-from quadropolis.server.daily import day_format
+from quadropolis.server.social.daily import day_format
 
 CSRF = {"X-Quadropolis-Client": "1"}
 PASSWORD = "correct horse battery"

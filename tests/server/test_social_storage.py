@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from server_helpers import database, insert_old_account, insert_old_game, link_seats_before_0009
 
-from quadropolis.server.account_storage import AccountStore
-from quadropolis.server.data import OVER, PLAYING, GameData, SeatData
+from quadropolis.server.accounts.storage import AccountStore
+from quadropolis.server.data import OVER, PLAYING, ChatLine, GameData, SeatData
 from quadropolis.server.migrations import current, upgrade
-from quadropolis.server.social_storage import CHAT_HISTORY, AlreadyPlayed, Challenge, ChatLine, SocialStore
+from quadropolis.server.social.storage import CHAT_HISTORY, AlreadyPlayed, Challenge, SocialStore
 from quadropolis.server.storage import Store
 
 #: The revision before this one: what a server of the previous version left.

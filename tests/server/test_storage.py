@@ -24,7 +24,8 @@ from quadropolis.server import postgres_commit, storage
 from quadropolis.server.data import OVER, PLAYING, WAITING, ActionData, GameData, SeatData
 from quadropolis.server.migrations import current
 from quadropolis.server.postgres_commit import PostgresAppender
-from quadropolis.server.storage import Base, Store, VersionTaken
+from quadropolis.server.schema import Base
+from quadropolis.server.storage import Store, VersionTaken
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

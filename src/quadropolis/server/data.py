@@ -68,6 +68,19 @@ class AccountProof:
     account: int
 
 
+@dataclass(frozen=True, slots=True)
+class AccountData:
+    """An account as stored (the password hash only for the service to verify against)."""
+
+    id: int
+    username: str
+    password_hash: str
+    created_at: float
+    #: The client key of the address that created it (``unknown:ID`` if not known: never
+    #: equal to another account's).
+    signup_key: str
+
+
 #: What a client proves to act for a seat: the seat's token (as sent) or its account.
 Credential = str | AccountProof
 
@@ -145,3 +158,17 @@ class GameSummary:
     finished_at: float | None
     result: dict[str, Any] | None
     seats: tuple[SeatData, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line of a game's table chat: the seat that wrote it, its name then, the text and
+    when (:mod:`.social.storage` keeps the last lines of each game)."""
+
+    seat: int
+    name: str
+    text: str
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "text": self.text, "at": self.at}

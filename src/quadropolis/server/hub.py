@@ -27,7 +27,7 @@ newer one closes the oldest with :data:`CLOSE_REPLACED`.
 **Table chat and rematch offers**: a seat holder's ``chat`` line is
 checked (protocol), rate-limited per seat and per client address across connections and
 reconnections (``Limits.chat_per_minute``, ``address_chat_per_minute``), stored with the
-game (its last lines kept: :mod:`.social_storage`) and sent to every connection of the game
+game (its last lines kept: :mod:`.social.storage`) and sent to every connection of the game
 in this process; a connection gets the lines kept when it opens. A rematch asked for a finished
 game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
 
@@ -51,11 +51,9 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .accounts import AccountService
-from .accounts_routes import COOKIE
 from .audience import Audience
 from .clock import Clock
-from .data import Credential
+from .data import ChatLine, Credential
 from .edges import client_key
 from .errors import (
     Forbidden,
@@ -68,7 +66,9 @@ from .errors import (
     Unavailable,
 )
 from .game import LiveGame, still_held
+from .ports import ChatStore, SessionAccounts
 from .protocol import (
+    COOKIE,
     Accepted,
     Auth,
     ChatEntry,
@@ -88,7 +88,6 @@ from .protocol import (
 )
 from .service import GameService
 from .settings import Limits
-from .social_storage import ChatLine, SocialStore
 
 log = logging.getLogger("quadropolis.server")
 
@@ -273,8 +272,8 @@ class Hub:
         self,
         service: GameService,
         limits: Limits,
-        social: SocialStore | None = None,
-        accounts: AccountService | None = None,
+        social: ChatStore | None = None,
+        accounts: SessionAccounts | None = None,
         audience: Audience | None = None,
     ) -> None:
         self.service = service

@@ -6,7 +6,7 @@ and it talks to the database several times (``BEGIN``, the ``INSERT``, each ``UP
 be scheduled and for the thread to get the interpreter back from the event loop, and the
 commit of every move is on that path: under the abuse load of ``quadropolis bench server`` a
 batch took 9.5 ms at the median (80 ms at p99), and moves queued behind batches in flight.
-Here a batch is :data:`.storage.APPEND_STATEMENT`, sent on an asynchronous psycopg
+Here a batch is :data:`.appends.APPEND_STATEMENT`, sent on an asynchronous psycopg
 connection in autocommit mode: the statement is its own transaction, and the event loop
 awaits it like any socket.
 
@@ -29,16 +29,10 @@ from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.engine import make_url
 
 from ..errors import QuadropolisError
+from .appends import APPEND_STATEMENT, append_parameters, one_action_per_game
 from .clock import Clock, SystemClock
 from .data import PendingAction
-from .storage import (
-    APPEND_STATEMENT,
-    VersionTaken,
-    append_parameters,
-    idle_too_long,
-    normalise_url,
-    one_action_per_game,
-)
+from .storage import VersionTaken, idle_too_long, normalise_url
 
 #: How long a batch waits for a connection before it fails (``unavailable``). The pool has a
 #: connection for every batch that may be in flight, so a batch waits only while the pool

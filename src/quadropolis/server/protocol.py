@@ -32,6 +32,9 @@ from .settings import MAX_MESSAGE_BYTES
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 ClientId = Annotated[str, StringConstraints(max_length=64)]
+#: The session cookie of a logged-in browser: set by the account routes
+#: (:mod:`.accounts.routes`), read by them and by the websocket hub (:mod:`.hub`).
+COOKIE: Final = "quadropolis_session"
 #: Unicode categories a name may not hold: controls (NUL, ESC of ANSI sequences, newlines),
 #: formats (bidi overrides, zero-width characters), line and paragraph separators, and lone
 #: surrogates. Names are shown to every player; these would forge or hide what others see.

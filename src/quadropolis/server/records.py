@@ -21,7 +21,7 @@ from ..rules import apply_unchecked, new_game
 from .analysis_cache import AnalysisCache, game_key, record_digest, record_key
 from .data import OVER, WAITING, GameSummary
 from .errors import BadMessage, BadRecord, Forbidden, NotOver
-from .ratings import rated_table
+from .rated import rated_table
 from .reviews import RECORD_REVIEWS, ReviewJobs
 from .service import GameService
 from .views import replay_view

@@ -25,7 +25,7 @@ STALLED_SECONDS: Final = 30.0
 SQLITE_SYNCS: Final = ("normal", "full")
 
 
-#: The daily challenge's formats, cycled through day by day (:mod:`.daily`).
+#: The daily challenge's formats, cycled through day by day (:mod:`.social.daily`).
 DAILY_FORMATS: Final = ("classic-2", "classic-3", "expert-2", "classic-4", "expert-3", "expert-4")
 
 
@@ -93,7 +93,7 @@ class Limits:
       address (counted in the database, across server processes; over it: ``rate_limited``,
       429 with ``Retry-After``);
     - ratings: ``rated_history`` rated games each account needs before its games against
-      other accounts are rated (:func:`~.ratings.may_rate_each_other`).
+      other accounts are rated (:func:`~.ratings.rules.may_rate_each_other`).
     """
 
     max_message_bytes: int = MAX_MESSAGE_BYTES

@@ -1,28 +1,5 @@
-"""Storage: the database schema (SQLAlchemy models) and the repository the game service uses.
+"""Storage: the repository the game service uses (the tables are :mod:`.schema`'s).
 It hands out and takes in the plain values of :mod:`.data`, never a row or a session.
-
-Four tables:
-
-- ``games``: one row per game: its configuration *including the seed* (never sent to a
-  client before the end), status (``waiting`` for players, ``playing``, ``over``), the
-  creator's client key (for the per-client quota), the takeover settings, whether the table
-  allows analysis (hints), the clock (time per move and the deadline of the move being
-  played: :mod:`.clocks`) and, once over, the result.
-- ``seats``: one row per seat: ``human`` or ``bot`` (with its level), the player's name, the
-  SHA-256 of the seat token (``NULL`` while the seat is open; the token itself is never
-  stored), the player's account (``NULL`` for a guest), when the player was last seen (for
-  takeover) and when they forfeited. Who holds a seat is decided by this row alone.
-- ``actions``: the append-only history. Each accepted action is a row ``(game_id, version)``
-  with ``version`` = 1, 2, 3... in order; the pair is the primary key, so the database itself
-  refuses a second action at the same version, even from another server process: that is how
-  a move is never applied twice (optimistic concurrency). An undo is a row of kind ``undo``
-  (nothing is ever deleted), so the history keeps the undone moves.
-- ``reviews``: the post-game review of a finished game (one row per game, written once when
-  the review is done: ``Review.to_json()`` of :mod:`quadropolis.bots`, with the search budget
-  it was made with).
-
-The schema is created and upgraded only by the Alembic migrations in ``migrations/``
-(:meth:`Store.upgrade`), never by ``create_all``; a test checks models and migrations agree.
 
 The repository is synchronous (SQLAlchemy sessions); the service calls it from worker threads
 so the event loop never waits on the database. SQLite runs in WAL mode with
@@ -35,40 +12,29 @@ every commit (survives power cuts too), at the price of a disk sync in every mov
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
     and_,
-    bindparam,
     create_engine,
     event,
     exists,
-    false,
     func,
     or_,
     select,
     true,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DisconnectionError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from ..errors import QuadropolisError
+from .appends import action_row, game_changes, insert_ignoring_conflicts, update_games
 from .clock import Clock, SystemClock
 from .data import (
     CANCELLED,
@@ -82,110 +48,8 @@ from .data import (
     PendingAction,
     SeatData,
 )
+from .schema import ActionRow, GameRow, ReviewRow, SeatRow
 from .settings import SQLITE_SYNCS
-
-#: Constraint names fixed by convention, so migrations name them the same on every backend.
-NAMING: Final = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING)
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    #: ``GameConfig.to_json()``, seed included.
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16))
-    public: Mapped[bool] = mapped_column(Boolean)
-    creator: Mapped[str] = mapped_column(String(64))
-    #: Seconds a human seat may be gone before a bot plays it; ``None``: never.
-    takeover_after: Mapped[float | None] = mapped_column(Float, nullable=True)
-    takeover_level: Mapped[str] = mapped_column(String(16))
-    created_at: Mapped[float] = mapped_column(Float)
-    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    #: Whether the players may ask for the analysis (hints) of the running game.
-    analysis: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    #: When a person last acted (created, joined, left, moved, resigned): expiry counts from it.
-    last_activity: Mapped[float] = mapped_column(Float)
-    #: The table's time per move (seconds, as chosen: the clock scale is not applied);
-    #: ``None``: no clock.
-    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: When the time of the move being played runs out; ``None`` without a clock or a move due.
-    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: When the game started (created full, or its last open seat taken): the first turn's
-    #: time counts from it (:mod:`.clocks`); ``None`` while waiting, and for games started
-    #: before revision ``0012`` (their ``created_at`` stands in).
-    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-    __table_args__ = (
-        Index(None, "status", "public", "created_at"),
-        Index(None, "creator", "status"),
-        Index(None, "status", "last_activity"),
-        Index(None, "status", "deadline"),
-    )
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))  # human | bot
-    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    name: Mapped[str] = mapped_column(String(64))
-    #: SHA-256 of the seat token; ``None`` while a human seat is open.
-    token_hash: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
-    last_seen: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: Taken by the game's creator when creating it: its token may cancel the waiting game. It
-    #: stays set when the creator resigns the seat to a bot (the game then leaves their quota).
-    host: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    #: When the seat's player forfeited (resigned, or timed out when the game expired);
-    #: ``None`` if not. The game's result ranks forfeits in this order.
-    forfeited_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: The account of the seat's player (``None``: a guest, or open). Who holds a seat is this
-    #: row alone (:class:`~.data.SeatData`): it is set with the token when an account takes the
-    #: seat, cleared with it when they leave, and kept when they resign (the seat's result is
-    #: theirs). Deleting an account clears it (and names the seat "Former player").
-    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
-
-    __table_args__ = (Index(None, "account_id", "game_id"),)
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    #: 1, 2, 3... in the order accepted; (game_id, version) is unique (the primary key).
-    version: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))  # move | undo
-    #: The move in the engine's notation (kind ``move``).
-    move: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    #: How many moves an undo took back (kind ``undo``).
-    undone: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: Who chose it: ``player``, ``bot`` (a bot seat) or ``takeover`` (a bot for an absent player).
-    actor: Mapped[str] = mapped_column(String(16))
-    created_at: Mapped[float] = mapped_column(Float)
-
-
-class ReviewRow(Base):
-    __tablename__ = "reviews"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    #: Search simulations per take the review was made with.
-    iterations: Mapped[int] = mapped_column(Integer)
-    review: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[float] = mapped_column(Float)
 
 
 class VersionTaken(QuadropolisError):
@@ -305,7 +169,7 @@ class Store:
         self.engine = make_engine(self.url, pool_size, sqlite_sync, clock)
         self._sync = sqlite_sync.upper()
         self._session = sessionmaker(self.engine, expire_on_commit=False)
-        self._insert_action = _insert_ignoring_conflicts(self.engine.dialect.name)
+        self._insert_action = insert_ignoring_conflicts(self.engine.dialect.name)
 
     @property
     def backend(self) -> str:
@@ -528,7 +392,7 @@ class Store:
         # the interpreter's lock again, up to its switch interval (5 ms) while the event loop
         # is busy, so round trips per move were the commit's cost under load.
         with self.engine.begin() as conn:
-            rows = [_action_row(game_id, action) for game_id, action, *_ in items]
+            rows = [action_row(game_id, action) for game_id, action, *_ in items]
             stored = {(r.game_id, r.version) for r in conn.execute(self._insert_action, rows)}
             outcomes: list[QuadropolisError | None] = []
             changes: dict[str, dict[str, Any]] = {}  # per game, its rows' changes in order
@@ -537,9 +401,9 @@ class Store:
                     outcomes.append(VersionTaken.of(game_id, action.version))
                     continue
                 stored.discard((game_id, action.version))
-                changes.setdefault(game_id, {}).update(_game_changes(action, result, deadline, activity))
+                changes.setdefault(game_id, {}).update(game_changes(action, result, deadline, activity))
                 outcomes.append(None)
-            _update_games(conn, changes)
+            update_games(conn, changes)
         return outcomes
 
     def touch(self, game_id: str, seats: Iterable[int], now: float) -> None:
@@ -777,138 +641,6 @@ def _seat_row(game_id: str, seat: SeatData) -> SeatRow:
     )
 
 
-def _insert_ignoring_conflicts(dialect: str) -> Any:
-    """``INSERT INTO actions ... ON CONFLICT (game_id, version) DO NOTHING RETURNING game_id,
-    version`` for the dialect (SQLite 3.35 or newer); executed with many rows, SQLAlchemy
-    sends them in one statement ("insertmanyvalues") and returns the rows stored."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
-    insert_for = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return (
-        insert_for(ActionRow)
-        .on_conflict_do_nothing(index_elements=["game_id", "version"])
-        .returning(ActionRow.game_id, ActionRow.version)
-    )
-
-
-def _game_changes(
-    action: ActionData, result: dict[str, Any] | None, deadline: float | None, activity: float | None
-) -> dict[str, Any]:
-    """The columns of its game that storing ``action`` changes. ``activity``: the game's last
-    activity after it, as the service reckons it (an undo sets it back: :mod:`.clocks`);
-    ``None``: a person's action is activity, a bot's is not."""
-    changes: dict[str, Any] = {}
-    if activity is not None:
-        changes["last_activity"] = activity
-    elif action.actor == "player":
-        changes["last_activity"] = action.created_at
-    if deadline is not None:
-        changes["deadline"] = deadline
-    if result is not None:
-        changes.update(status=OVER, result=result, finished_at=action.created_at, deadline=None)
-    return changes
-
-
-#: PostgreSQL: :meth:`Store.append_batch` as one statement, for batches with at most one
-#: action per game (:func:`one_action_per_game`); parameters from :func:`append_parameters`.
-#: Its data-modifying ``WITH`` clauses insert the actions (``unnest`` of one array per
-#: column), skipping taken versions, and update each game whose action was stored and
-#: changes it (a ``NULL`` change keeps the column, except that a finished game's deadline is
-#: cleared); it returns the (game, version) pairs stored. The text never changes with the
-#: batch, so it is prepared once per connection; in autocommit it is its own transaction:
-#: one round trip to the database.
-APPEND_STATEMENT: Final = """
-WITH stored AS (
-    INSERT INTO actions (game_id, version, seat, kind, move, undone, actor, created_at)
-    SELECT * FROM unnest(
-        %(game)s::varchar[], %(version)s::integer[], %(seat)s::integer[], %(kind)s::varchar[],
-        %(move)s::varchar[], %(undone)s::integer[], %(actor)s::varchar[], %(created_at)s::float8[])
-    ON CONFLICT (game_id, version) DO NOTHING
-    RETURNING game_id, version
-), changed AS (
-    SELECT * FROM unnest(
-        %(changed_game)s::varchar[], %(changed_version)s::integer[], %(last_activity)s::float8[],
-        %(deadline)s::float8[], %(status)s::varchar[], %(result)s::text[], %(finished_at)s::float8[])
-        AS c (game, version, last_activity, deadline, status, result, finished_at)
-), updated AS (
-    UPDATE games SET
-        last_activity = coalesce(changed.last_activity, games.last_activity),
-        deadline = CASE WHEN changed.status IS NULL THEN coalesce(changed.deadline, games.deadline) END,
-        status = coalesce(changed.status, games.status),
-        result = coalesce(changed.result::json, games.result),
-        finished_at = coalesce(changed.finished_at, games.finished_at)
-    FROM changed JOIN stored ON stored.game_id = changed.game AND stored.version = changed.version
-    WHERE games.id = changed.game
-)
-SELECT game_id, version FROM stored
-"""
-
-#: The columns of ``games`` :data:`APPEND_STATEMENT` may change (those of :func:`_game_changes`).
-_CHANGED_COLUMNS: Final = ("last_activity", "deadline", "status", "result", "finished_at")
-
-
-def append_parameters(
-    items: Sequence[PendingAction],
-) -> dict[str, list[Any]]:
-    """The parameters of :data:`APPEND_STATEMENT` for ``items`` (one action per game)."""
-    rows = [_action_row(game_id, action) for game_id, action, *_ in items]
-    parameters: dict[str, list[Any]] = {
-        "game": [r["game_id"] for r in rows],
-        **{c: [r[c] for r in rows] for c in ("version", "seat", "kind", "move", "undone", "actor")},
-        "created_at": [r["created_at"] for r in rows],
-    }
-    changes = [(g, a.version, _game_changes(a, r, d, t)) for g, a, r, d, t in items]
-    changes = [c for c in changes if c[2]]
-    parameters["changed_game"] = [game_id for game_id, _, _ in changes]
-    parameters["changed_version"] = [version for _, version, _ in changes]
-    for column_name in _CHANGED_COLUMNS:
-        parameters[column_name] = [change.get(column_name) for _, _, change in changes]
-    parameters["result"] = [None if r is None else json.dumps(r) for r in parameters["result"]]
-    return parameters
-
-
-def one_action_per_game(
-    items: Sequence[PendingAction],
-) -> list[list[PendingAction]]:
-    """``items`` cut, in order, into runs holding at most one action per game (the service
-    never puts two of a game in one batch: a game's actions are stored under its lock)."""
-    runs: list[list[PendingAction]] = [[]]
-    games: set[str] = set()
-    for item in items:
-        if item[0] in games:
-            runs.append([])
-            games.clear()
-        runs[-1].append(item)
-        games.add(item[0])
-    return runs
-
-
-def _update_games(conn: Connection, changes: dict[str, dict[str, Any]]) -> None:
-    """Apply each game's ``changes``: one UPDATE (executed for many games) per set of columns."""
-    by_columns: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for game_id, values in changes.items():
-        if values:
-            by_columns.setdefault(tuple(sorted(values)), []).append({"game": game_id, **values})
-    for columns, params in by_columns.items():
-        statement = (
-            update(GameRow).where(GameRow.id == bindparam("game")).values({c: bindparam(c) for c in columns})
-        )
-        conn.execute(statement, params)
-
-
-def _action_row(game_id: str, action: ActionData) -> dict[str, Any]:
-    return {
-        "game_id": game_id,
-        "version": action.version,
-        "seat": action.seat,
-        "kind": action.kind,
-        "move": action.move,
-        "undone": action.undone,
-        "actor": action.actor,
-        "created_at": action.created_at,
-    }
-
-
 def _nobody_plays_on(s: Session, game_id: str) -> bool:
     """Whether a forfeit ends ``game_id``: a game of 2 players, or no other person playing."""
     seats = s.execute(
@@ -948,12 +680,3 @@ def _game_data(row: GameRow, seats: tuple[SeatData, ...], actions: Sequence[Acti
         deadline=row.deadline,
         started_at=row.started_at if row.started_at is not None or row.status == WAITING else row.created_at,
     )
-
-
-# --- accounts --------------------------------------------------------------------------
-# Their tables live in their own module but in this module's metadata, which the migrations
-# and their test compare against: importing it here registers them wherever storage is used.
-# The same for the daily challenge, rematches and table chat, and for ratings.
-from . import account_storage as _account_storage  # noqa: E402,F401
-from . import rating_storage as _rating_storage  # noqa: E402,F401
-from . import social_storage as _social_storage  # noqa: E402,F401

@@ -39,7 +39,7 @@ from ..undo import check_undo
 from .clocks import kind
 from .data import ENDED, PLAYING
 from .game import LiveGame
-from .ratings import rated_table
+from .rated import rated_table
 
 #: How many of the latest logged actions a view describes.
 LAST_ACTIONS: Final = 12

@@ -7,7 +7,7 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from quadropolis.server.storage import Base
+from quadropolis.server.schema import Base
 
 #: Arbitrary key of the PostgreSQL advisory lock serialising concurrent migrations.
 MIGRATION_LOCK = 0x51_4D_49_47

@@ -2,7 +2,7 @@
 kept and ratings updated), ``seat_results`` (each seat's place, score and VP by category),
 ``ratings`` (an account's or a bot level's rating per mode) and ``rating_changes`` (each
 seat's rating before and after a rated game). Games finished before it are settled by the
-server after the upgrade, oldest first (:mod:`quadropolis.server.rating_service`).
+server after the upgrade, oldest first (:mod:`quadropolis.server.ratings.service`).
 
 Revision ID: 0008
 Revises: 0007

@@ -1,7 +1,7 @@
 """Where an account comes from, and what its name looks like: ``accounts.signup_key`` (the
 client key of the address that created it, which the sign-up quota counts on; indexed with
 ``created_at``) and ``accounts.username_skeleton`` (the confusable skeleton of the username,
-unique, :mod:`quadropolis.server.account_names`).
+unique, :mod:`quadropolis.server.accounts.names`).
 
 Existing accounts get ``signup_key`` ``unknown:ID`` (equal to no other account's: nothing
 is known of their addresses) and their skeleton; when two existing accounts share one (say
@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from quadropolis.server.account_names import SKELETON_MAX, skeleton
+from quadropolis.server.accounts.names import SKELETON_MAX, skeleton
 
 revision = "0010"
 down_revision = "0009"

@@ -1,15 +1,15 @@
 """Results and ratings as the server keeps them: settles every finished game once
 — its seats' results kept, its players' ratings updated if it is rated (the rules:
-:mod:`.ratings`) — and answers the leaderboard, a game's rating changes and the profiles.
-Knows nothing of HTTP (:mod:`.ratings_routes` is the transport).
+:mod:`.rules`) — and answers the leaderboard, a game's rating changes and the profiles.
+Knows nothing of HTTP (:mod:`.routes` is the transport).
 
 **When a game is settled.** As soon as this process sees it finished (the game service's
 listener: a move here, or one in another process announced through the broker), in a worker
 thread; the places kept are the core's (:attr:`quadropolis.outcome.Outcome.ranks` of the game's
-result, forfeits last), the places rated those of :func:`~.ratings.rated_places`. **Once**,
+result, forfeits last), the places rated those of :func:`~.rules.rated_places`. **Once**,
 whatever happens: the database's primary key on ``settled_games`` refuses a
 second settling of a game, in the same transaction as the ratings it would change
-(:meth:`~.rating_storage.RatingStore.settle`). **Never lost**: a game the server finished but
+(:meth:`~.storage.RatingStore.settle`). **Never lost**: a game the server finished but
 did not settle (it stopped in between) is settled when a server starts — with the games
 finished before ratings existed, oldest first — and every :data:`BACKLOG_SECONDS` after."""
 
@@ -24,15 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from ..scoring import CATEGORIES
-from .account_storage import AccountStore
-from .data import OVER
-from .errors import NotFound
-from .game import LiveGame
-from .rating_storage import HistoryPoint, PlayedGame, RatingStore, SeatChange, Standing
-from .ratings import Rating
-from .service import GameService
-from .storage import Store
+from ...scoring import CATEGORIES
+from ..accounts.storage import AccountStore
+from ..data import OVER
+from ..errors import NotFound
+from ..game import LiveGame
+from ..service import GameService
+from ..storage import Store
+from .rules import Rating
+from .storage import HistoryPoint, PlayedGame, RatingStore, SeatChange, Standing
 
 log = logging.getLogger("quadropolis.server")
 T = TypeVar("T")

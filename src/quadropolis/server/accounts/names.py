@@ -1,7 +1,7 @@
 """Look-alike usernames: the confusable skeleton two names share when a reader could take one
 for the other. Standard library only (the migration that fills the column imports it too).
 
-A username is ASCII letters, digits, ``_`` and ``-`` (:func:`.accounts.check_username`), and
+A username is ASCII letters, digits, ``_`` and ``-`` (:func:`.rules.check_username`), and
 it is one account whatever its case. So the skeleton is taken of the case-folded name, and
 maps each character through :data:`LOOK_ALIKES`:
 

@@ -10,7 +10,7 @@ an unbounded pool, a burst of logins would take every core. So :class:`Passwords
 - queues at most ``waiting`` more; past that a request is refused at once with
   ``rate_limited`` (429, ``Retry-After: 1``) instead of piling up memory and minutes of work.
 
-Failed logins are throttled per account and address on top of this (:mod:`.account_limits`).
+Failed logins are throttled per account and address on top of this (:mod:`.limits`).
 
 :func:`weakness` says why a new password is too easy to guess: ``zxcvbn`` (Dropbox's estimator,
 its Python port) estimates how many guesses it takes, from its lists of common passwords,
@@ -31,14 +31,14 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
-from .errors import RateLimited
+from ..errors import RateLimited
 
 T = TypeVar("T")
 
 #: How much lower than the server's the hashing threads' priority is (``nice`` steps).
 NICER: Final = 10
 #: A new password must take at least this many guesses by ``zxcvbn``'s estimate (its score
-#: 2, "safe from throttled online attacks": logins are throttled, :mod:`.account_limits`).
+#: 2, "safe from throttled online attacks": logins are throttled, :mod:`.limits`).
 MIN_GUESSES: Final = 10**6
 #: ``zxcvbn`` looks at this many characters at most (its own limit: its time grows quickly
 #: with the length); a longer password is judged by its beginning.

@@ -1,5 +1,5 @@
 """Rematches: a finished game's players play again at the same seats, with
-the same settings and a new deal. Knows nothing of HTTP (:mod:`.social_routes`).
+the same settings and a new deal. Knows nothing of HTTP (:mod:`.routes`).
 
 **Asking.** A player of a finished game asks with their seats' tokens (several for hotseat).
 The first ask creates the rematch: a private game with the same mode, players, variants,
@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .data import OVER
-from .errors import NotFound, NotOver, SeatTaken
-from .game import BOT, LiveGame
-from .protocol import CreateGame, SeatSpec, Variants
-from .service import GameService
-from .social_storage import SocialStore
+from ..data import OVER
+from ..errors import NotFound, NotOver, SeatTaken
+from ..game import BOT, LiveGame
+from ..protocol import CreateGame, SeatSpec, Variants
+from ..service import GameService
+from .storage import SocialStore
 
 T = TypeVar("T")
 #: Tell the players of the finished game (its id, the rematch's id, the asking seats).

@@ -1,23 +1,23 @@
 """Accounts: registration, passwords, sessions, login throttling, and the seats an
-account holds. Knows nothing of HTTP (:mod:`.accounts_routes` is the transport).
+account holds. Knows nothing of HTTP (:mod:`.routes` is the transport).
 
-- **Usernames** (:func:`check_username`): NFKC-normalised, then 3–20 ASCII letters, digits,
+- **Usernames** (:func:`.rules.check_username`): NFKC-normalised, then 3–20 ASCII letters, digits,
   ``_`` or ``-``. ASCII only keeps other scripts' look-alikes out (no Cyrillic ``а`` can pass
   for a Latin ``a``); NFKC first maps look-alike compatibility forms (fullwidth ``ａｌｉｃｅ``)
   onto the ASCII they look like. Unique case-insensitively and by confusable skeleton
-  (:mod:`.account_names`: ``a1ice``, ``aIice`` and ``alice`` are one name, ``rnary`` and
-  ``mary`` too); :data:`RESERVED` names and their look-alikes are refused.
-- **Passwords** (:func:`check_password`): 8–256 characters (the maximum bounds the hashing
+  (:mod:`.names`: ``a1ice``, ``aIice`` and ``alice`` are one name, ``rnary`` and
+  ``mary`` too); :data:`.rules.RESERVED` names and their look-alikes are refused.
+- **Passwords** (:func:`.rules.check_password`): 8–256 characters (the maximum bounds the hashing
   work a request can cause), not containing the username (ignoring case), not too easy to
   guess (:func:`.passwords.weakness`); hashed with Argon2id (``argon2-cffi``'s defaults, RFC
   9106's low-memory profile); never logged, stored or returned in clear.
 - **Sign-up quota** (:class:`SignupLimits`): at most so many accounts created from one client
-  key (:func:`.edges.client_key`) per hour and per day, counted in the database (so across
+  key (:func:`..edges.client_key`) per hour and per day, counted in the database (so across
   server processes); over it, ``rate_limited`` (429) with ``Retry-After``.
 - **Sessions**: a random 256-bit id in the browser's cookie, its SHA-256 in the database, valid
   :data:`SESSION_SECONDS` from login (logging out or deleting the account ends it; changing the
   password ends every other session of the account).
-- **Throttling** (:class:`.account_limits.LoginGuard`): every check of a password (login,
+- **Throttling** (:class:`.limits.LoginGuard`): every check of a password (login,
   password change, deletion) per address and per (account, address) with backoff, and per
   account against the addresses that failed recently."""
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-import re
 import secrets
 import time
 import unicodedata
@@ -34,76 +33,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from ..bots import LEVELS
-from .account_limits import LoginGuard, LoginLimits
-from .account_names import skeleton
-from .account_storage import AccountData, AccountStore, HeldGame, SignupsFull, UsernameTaken
-from .data import AccountProof
-from .errors import BadAccount, Forbidden, NotLoggedIn, RateLimited
-from .errors import UsernameTaken as UsernameTakenError
+from ..data import AccountData, AccountProof
+from ..errors import Forbidden, NotLoggedIn, RateLimited
+from ..errors import UsernameTaken as UsernameTakenError
+from ..protocol import CreateGame
+from ..service import GameService, NewGame, seat_plan
+from .limits import LoginGuard, LoginLimits
 from .passwords import Passwords
-from .protocol import CreateGame
-from .service import GameService, NewGame, seat_plan
+from .rules import PASSWORD_MAX, USERNAME_MAX, check_password, check_username, too_easy
+from .storage import AccountStore, HeldGame, SignupsFull, UsernameTaken
 
 T = TypeVar("T")
 
-USERNAME_MIN: Final = 3
-USERNAME_MAX: Final = 20
-PASSWORD_MIN: Final = 8
-PASSWORD_MAX: Final = 256
 #: How long a session lasts from login (30 days).
 SESSION_SECONDS: Final = 30 * 86400
-_USERNAME: Final = re.compile(r"[A-Za-z0-9_-]+")
-#: Names no one may register (compared case-insensitively, with ``_`` and ``-`` ignored): the
-#: server's own roles, the bots' levels and names, and the name of deleted accounts' seats.
-RESERVED: Final = frozenset(
-    {"admin", "administrator", "root", "system", "server", "moderator", "mod", "support", "staff"}
-    | {"quadropolis", "bot", "bots", "guest", "anonymous", "player", "me", "null", "none"}
-    | {"formerplayer", "deleted", "nobody"}
-    | {level.casefold() for level in LEVELS}
-)
-
-
-def check_username(raw: str) -> str:
-    """The username as stored (NFKC form), or :class:`BadAccount` saying what is wrong."""
-    for ch in raw:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
-            raise BadAccount(f"a username may not hold control or invisible characters (U+{ord(ch):04X})")
-    name = unicodedata.normalize("NFKC", raw)
-    if not name.isascii():
-        raise BadAccount("a username may hold only the letters A-Z, digits, '_' and '-'")
-    if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
-        raise BadAccount(f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters")
-    if not _USERNAME.fullmatch(name):
-        raise BadAccount("a username may hold only the letters A-Z, digits, '_' and '-'")
-    shape = skeleton(name.replace("_", "").replace("-", ""))
-    if shape in _RESERVED_SHAPES or shape.startswith(_BOT_SHAPE):
-        raise BadAccount(f"the username {name!r} is reserved")
-    return name
-
-
-#: The skeletons of :data:`RESERVED` (``adrnin`` looks like ``admin``) and of ``bot``.
-_RESERVED_SHAPES: Final = frozenset(skeleton(name) for name in RESERVED)
-_BOT_SHAPE: Final = skeleton("bot")
-
-
-def check_password(password: str, username: str) -> str:
-    """``password`` if its length is allowed and it does not contain ``username`` (ignoring
-    case); :class:`BadAccount` saying which rule it breaks otherwise, never echoing it. How
-    easy it is to guess is judged apart (:func:`too_easy`)."""
-    if len(password) < PASSWORD_MIN:
-        raise BadAccount(f"a password has at least {PASSWORD_MIN} characters")
-    if len(password) > PASSWORD_MAX:
-        raise BadAccount(f"a password has at most {PASSWORD_MAX} characters")
-    if username.casefold() in password.casefold():
-        raise BadAccount("a password may not contain the username")
-    return password
-
-
-def too_easy(why: str | None) -> None:
-    """:class:`BadAccount` for a password :func:`.passwords.weakness` found ``why`` weak."""
-    if why is not None:
-        raise BadAccount(f"this password is too easy to guess ({why[0].lower()}{why[1:]})")
 
 
 def hash_session(session_id: str) -> bytes:
@@ -188,7 +131,7 @@ class AccountService:
 
     async def login(self, username: str, password: str, address: str) -> Login:
         """Log in from ``address`` (a client key); ``rate_limited`` while the throttle refuses
-        the attempt (:mod:`.account_limits`), ``forbidden`` for a wrong name or password (the
+        the attempt (:mod:`.limits`), ``forbidden`` for a wrong name or password (the
         same reply for both)."""
         key = unicodedata.normalize("NFKC", username).casefold()[:64]
         self.guard.admit(key, address)  # counted as a failure until proved right

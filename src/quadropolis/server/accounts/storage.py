@@ -1,18 +1,18 @@
 """Storage of accounts: the tables and the repository the account service uses.
-Like :mod:`.storage`, it hands out plain values, never a row or a session, and is synchronous
+Like :mod:`..storage`, it hands out plain values, never a row or a session, and is synchronous
 (the service calls it from a worker thread).
 
 Two tables, in the same database as the games (created by migration ``0005``):
 
 - ``accounts``: the username as the player chose it, its case-folded key (unique: ``Alice``
   and ``alice`` are one account), its confusable skeleton (unique: ``a1ice`` cannot join
-  ``alice``, :mod:`.account_names`), the Argon2id hash of the password (never the password),
+  ``alice``, :mod:`.names`), the Argon2id hash of the password (never the password),
   when it was created and the client key of the address that created it (``signup_key``,
-  :func:`.edges.client_key`: an IPv6 address's /64), which the sign-up quota counts on.
+  :func:`..edges.client_key`: an IPv6 address's /64), which the sign-up quota counts on.
 - ``account_sessions``: one row per logged-in browser: the SHA-256 of the session id (the id
   itself lives only in the browser's cookie), the account, and when it expires.
 Which account holds which seat is not kept here but with the seat (``seats.account_id``:
-:mod:`.storage`), so that joining, leaving and resigning change it with the seat's token.
+:mod:`..storage`), so that joining, leaving and resigning change it with the seat's token.
 Deleting an account clears it from its seats and renames them :data:`FORMER_PLAYER`; the
 games, their seats and actions stay."""
 
@@ -23,64 +23,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, LargeBinary, String, delete, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
-from .account_names import SKELETON_MAX, skeleton
-from .data import OVER
-from .storage import Base, GameRow, SeatRow
+from ..data import OVER, AccountData
+from ..schema import AccountRow, GameRow, SeatRow, SessionRow
+from .names import skeleton
 
 #: How the seats of a deleted account are named from then on.
 FORMER_PLAYER: Final = "Former player"
 #: The ``signup_key`` of an account whose creating address is not known (made before it was
 #: kept, or stored without one): this prefix and the account's id, so it equals no other's.
 UNKNOWN_SIGNUP: Final = "unknown:"
-
-
-class AccountRow(Base):
-    __tablename__ = "accounts"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    username: Mapped[str] = mapped_column(String(20))
-    #: ``username.casefold()``: what uniqueness is decided on.
-    username_key: Mapped[str] = mapped_column(String(20), unique=True)
-    #: :func:`.account_names.skeleton` of the username; ``NULL`` only for an account made
-    #: before skeletons were kept whose skeleton an older account had (both were kept).
-    username_skeleton: Mapped[str | None] = mapped_column(String(SKELETON_MAX), unique=True)
-    password_hash: Mapped[str] = mapped_column(String(255))
-    created_at: Mapped[float] = mapped_column(Float)
-    #: The client key of the address that created the account (:data:`UNKNOWN_SIGNUP` and the
-    #: id if not known).
-    signup_key: Mapped[str] = mapped_column(String(64))
-
-    __table_args__ = (Index(None, "signup_key", "created_at"),)
-
-
-class SessionRow(Base):
-    __tablename__ = "account_sessions"
-
-    #: SHA-256 of the session id.
-    id_hash: Mapped[bytes] = mapped_column(LargeBinary(32), primary_key=True)
-    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
-    created_at: Mapped[float] = mapped_column(Float)
-    expires_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index(None, "account_id"), Index(None, "expires_at"))
-
-
-@dataclass(frozen=True, slots=True)
-class AccountData:
-    """An account as stored (the password hash only for the service to verify against)."""
-
-    id: int
-    username: str
-    password_hash: str
-    created_at: float
-    #: The client key of the address that created it (``unknown:ID`` if not known: never
-    #: equal to another account's).
-    signup_key: str
 
 
 @dataclass(frozen=True, slots=True)

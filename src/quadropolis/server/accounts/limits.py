@@ -7,7 +7,7 @@ pass the check before the first one is counted; a wrong one is dated when it is 
 Counters, over the last ``window`` seconds (:class:`LoginLimits`; each server process counts
 its own):
 
-- per client address (:func:`.edges.client_key`: an IPv6 client is its /64) and per
+- per client address (:func:`..edges.client_key`: an IPv6 client is its /64) and per
   (account, address): after ``free_per_address`` / ``free_per_pair`` failures, each further
   attempt must wait ``first_delay`` seconds after the last failure, doubling with every
   failure, at most ``window`` (exponential backoff); earlier: ``rate_limited`` (429) with
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import RateLimited
+from ..errors import RateLimited
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The daily challenge: each UTC day one deal that everyone plays against the
 same bots; each account plays it once and is ranked on the day's leaderboard; guests practise
-the day's format on deals of their own, unranked. Knows nothing of HTTP (:mod:`.social_routes`
+the day's format on deals of their own, unranked. Knows nothing of HTTP (:mod:`.routes`
 is the transport).
 
 **The day's challenge.** Its *format* follows from the date alone (public: players may know
@@ -39,16 +39,17 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any, Final, TypeVar
 
-from ..config import GameConfig
-from ..outcome import result_places
-from ..tiles import Mode
-from .account_storage import AccountData, AccountStore
-from .errors import AlreadyPlayed, BadMessage, Forbidden, NotFound
-from .protocol import CreateGame, SeatSpec
-from .service import GameService, NewGame, Viewer
-from .settings import DAILY_FORMATS, parse_daily_format
-from .social_storage import BOARD_SIZE, Challenge, DailyGame, SocialStore
-from .social_storage import AlreadyPlayed as EntryTaken
+from ...config import GameConfig
+from ...outcome import result_places
+from ...tiles import Mode
+from ..accounts.storage import AccountStore
+from ..data import AccountData
+from ..errors import AlreadyPlayed, BadMessage, Forbidden, NotFound
+from ..protocol import CreateGame, SeatSpec
+from ..service import GameService, NewGame, Viewer
+from ..settings import DAILY_FORMATS, parse_daily_format
+from .storage import BOARD_SIZE, Challenge, DailyGame, SocialStore
+from .storage import AlreadyPlayed as EntryTaken
 
 T = TypeVar("T")
 

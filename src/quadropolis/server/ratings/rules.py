@@ -1,20 +1,21 @@
 """Ratings: which finished games are rated, who is rated at each seat, and the
 OpenSkill update (Weng-Lin Plackett-Luce, the ``openskill`` package). Knows nothing of the
-database (:mod:`.rating_storage` keeps ratings and history) or of HTTP.
+database (:mod:`.storage` keeps ratings and history) or of HTTP.
 
 **Rated players.** Accounts, one rating per mode (Classic, Expert), and the bots: one rating
 per bot level per mode, so a player alone earns a rating by playing bots.
 
-**Rated games** (:func:`entrants`): a game that ended with a result (``over``; cancelled,
-expired and abandoned games have none), with the standard rules (no variant), whose every
-seat is either held by an account or a bot from start to end (a bot seat where no person
-ever moved), with at least one account seat and no account holding two seats (hotseat
-games are unrated: one person at several seats). So a guest at the table, the guided first
-game (its fixed deal) or a game of bots alone is unrated. An account seat that resigned
-or was taken over stays the account's: its result is the account's.
+**Rated games** (:func:`entrants`; the table's part: :func:`..rated.rated_table`): a game
+that ended with a result (``over``; cancelled, expired and abandoned games have none), with
+the standard rules (no variant), whose every seat is either held by an account or a bot from
+start to end (a bot seat where no person ever moved), with at least one account seat and no
+account holding two seats (hotseat games are unrated: one person at several seats). So a
+guest at the table, the guided first game (its fixed deal) or a game of bots alone is
+unrated. An account seat that resigned or was taken over stays the account's: its result is
+the account's.
 
 **No rating without playing**: a game where an account seat has fewer than
-:data:`~.data.MIN_OWN_MOVES` moves of its own (played by its person and in effect, not by a
+:data:`~..data.MIN_OWN_MOVES` moves of its own (played by its person and in effect, not by a
 bot for them) is unrated — aborted, as lichess aborts a game before each side has moved. So
 a rated table the account never came to, played by the takeover or clock bot, changes no
 rating; resigning after that many moves is a loss.
@@ -40,16 +41,12 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from ..bots import LEVELS
-from ..outcome import Outcome, places, rank_key
-from .clocks import CLOCK_ACTOR
-from .data import GUIDED_SEED, MIN_OWN_MOVES, OVER, SeatData
-from .settings import RATED_HISTORY
+from ...outcome import Outcome, places, rank_key
+from ..clocks import CLOCK_ACTOR
+from ..data import MIN_OWN_MOVES, OVER, SeatData
+from ..rated import rated_table
+from ..settings import RATED_HISTORY
 
-#: The modes rated apart.
-MODES: Final = ("classic", "expert")
-#: The configuration's variants that a rated game has (the standard rules).
-STANDARD_VARIANTS: Final = {"urbanist_blocks": "lines", "all_parks_absorb": False}
 #: Rated games an account needs before its games against other accounts are rated, unless
 #: the server says otherwise (``--rated-history``).
 HISTORY_GAMES: Final = RATED_HISTORY
@@ -85,24 +82,7 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def rated_table(config: Mapping[str, Any], seats: Sequence[SeatData]) -> bool:
-    """Whether a game at this table is rated if it ends with a result (the rules of the module
-    doc that the table alone decides): the standard rules of a rated mode, not the guided
-    game, every seat an account's (its own) or a bot's, at least one account. While such a
-    game runs nobody may have it analysed (:meth:`.records.Records.analysis`)."""
-    if config.get("mode") not in MODES or not 2 <= len(seats) <= 4:
-        return False
-    if config.get("seed") == GUIDED_SEED and config.get("mode") == "classic" and len(seats) == 2:
-        return False
-    if {**STANDARD_VARIANTS, **config.get("variants", {})} != STANDARD_VARIANTS:
-        return False
-    accounts = [s.account for s in seats if s.account is not None]
-    if not accounts or len(set(accounts)) != len(accounts):
-        return False
-    return all(s.account is not None or (s.kind == "bot" and s.level in LEVELS) for s in seats)
-
-
-#: The actors of a bot's move for an absent person (:mod:`.service`): takeover and clock.
+#: The actors of a bot's move for an absent person (:mod:`..service`): takeover and clock.
 FOR_ABSENT: Final = frozenset({"takeover", CLOCK_ACTOR})
 
 

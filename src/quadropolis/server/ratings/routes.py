@@ -1,4 +1,4 @@
-"""The HTTP transport of ratings and profiles, an ``APIRouter`` mounted by :mod:`.app`:
+"""The HTTP transport of ratings and profiles, an ``APIRouter`` included by :mod:`..app`:
 
 ======  ============================  ===============================================
 GET     ``/api/leaderboard``          the rated players of a mode, best rating first
@@ -7,20 +7,20 @@ GET     ``/api/players/{username}``   a player's public profile
 ======  ============================  ===============================================
 
 Every rating is sent as its ``rating`` (the ordinal μ − 3σ, what the leaderboard sorts by),
-``mu`` and ``sigma`` (rules: :mod:`.ratings`). A deleted account's seats carry no
+``mu`` and ``sigma`` (rules: :mod:`.rules`). A deleted account's seats carry no
 ``username`` (the client names them as the game does: "Former player")."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query
 
-from .accounts_routes import ERRORS
-from .protocol import Body
-from .rating_service import Profile, RatingService, Statistics, statistics
-from .rating_storage import HistoryPoint, PlayedGame, SeatChange
-from .ratings import Rating
+from ..deps import ERRORS, RatingsDep
+from ..protocol import Body
+from .rules import Rating
+from .service import Profile, Statistics, statistics
+from .storage import HistoryPoint, PlayedGame, SeatChange
 
 #: Leaderboard lines per page at most.
 PAGE_MAX = 100
@@ -132,22 +132,16 @@ class PlayerProfile(Body):
     statistics: list[StatisticsEntry]
 
 
-def ratings(request: Request) -> RatingService:
-    service: RatingService = request.app.state.ratings
-    return service
-
-
-Service = Annotated[RatingService, Depends(ratings)]
-router = APIRouter(responses=ERRORS)
+router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 def _rating(r: Rating) -> dict[str, float]:
     return {"rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2)}
 
 
-@router.get("/api/leaderboard", tags=["ratings"])
+@router.get("/leaderboard", tags=["ratings"])
 async def leaderboard(
-    service: Service,
+    service: RatingsDep,
     mode: Literal["classic", "expert"] = "classic",
     limit: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
@@ -180,8 +174,8 @@ def _seat_rating(c: SeatChange) -> SeatRating:
     )
 
 
-@router.get("/api/games/{game_id}/ratings", tags=["ratings"])
-async def game_ratings(game_id: str, service: Service) -> GameRatings:
+@router.get("/games/{game_id}/ratings", tags=["ratings"])
+async def game_ratings(game_id: str, service: RatingsDep) -> GameRatings:
     """Each seat's rating change in finished game ``game_id`` (none if it is unrated, or not
     finished or settled yet)."""
     settled, changes = await service.changes(game_id)
@@ -190,8 +184,8 @@ async def game_ratings(game_id: str, service: Service) -> GameRatings:
     )
 
 
-@router.get("/api/players/{username}", tags=["accounts"])
-async def profile(username: str, service: Service) -> PlayerProfile:
+@router.get("/players/{username}", tags=["accounts"])
+async def profile(username: str, service: RatingsDep) -> PlayerProfile:
     """A player's public profile: ratings by mode with their history, the newest finished
     games (links to their replays, which show their reviews), and statistics by mode and player count."""
     found = await service.profile(username)

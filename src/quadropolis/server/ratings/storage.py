@@ -1,5 +1,5 @@
 """Storage of ratings and results: the tables and the repository of
-:mod:`.rating_service`. Like :mod:`.storage`, it hands out plain values and is synchronous
+:mod:`.service`. Like :mod:`..storage`, it hands out plain values and is synchronous
 (called from worker threads). Created by migration ``0006``:
 
 - ``settled_games``: one row per finished game once its results are kept (and, if it is
@@ -24,28 +24,29 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    UniqueConstraint,
     func,
     select,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
-from ..outcome import Outcome
-
-# The module, not its names: storage imports both table modules, in either order.
-from . import account_storage as acc
-from .data import OVER, ActionData, SeatData, moves_in_effect
-from .ratings import (
+from ...outcome import Outcome
+from ..data import OVER, ActionData, SeatData, moves_in_effect
+from ..schema import (
+    AccountRow,
+    ActionRow,
+    GameRow,
+    RatingChangeRow,
+    RatingRow,
+    ReviewRow,
+    SeatResultRow,
+    SeatRow,
+    SettledGameRow,
+)
+from ..storage import SYNC_NEW_GAME
+from .rules import (
     HISTORY_GAMES,
     AccountFacts,
     Entrant,
@@ -56,71 +57,9 @@ from .ratings import (
     rated_places,
     seat_plays,
 )
-from .storage import SYNC_NEW_GAME, ActionRow, Base, GameRow, ReviewRow, SeatRow
 
 #: Attempts at settling a game whose players' ratings another process changed meanwhile.
 ATTEMPTS: Final = 8
-
-
-class SettledGameRow(Base):
-    __tablename__ = "settled_games"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    rated: Mapped[bool] = mapped_column(Boolean)
-    settled_at: Mapped[float] = mapped_column(Float)
-
-
-class SeatResultRow(Base):
-    __tablename__ = "seat_results"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    place: Mapped[int] = mapped_column(Integer)
-    score: Mapped[int] = mapped_column(Integer)
-    #: VP by score-sheet category (``CityScore.breakdown``).
-    breakdown: Mapped[dict[str, int]] = mapped_column(JSON)
-
-
-class RatingRow(Base):
-    __tablename__ = "ratings"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    mode: Mapped[str] = mapped_column(String(16))
-    account_id: Mapped[int | None] = mapped_column(
-        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
-    )
-    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    ordinal: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-    updated_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (
-        UniqueConstraint("mode", "account_id"),
-        UniqueConstraint("mode", "bot"),
-        Index(None, "mode", "ordinal"),
-    )
-
-
-class RatingChangeRow(Base):
-    __tablename__ = "rating_changes"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    mode: Mapped[str] = mapped_column(String(16))
-    account_id: Mapped[int | None] = mapped_column(
-        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
-    )
-    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    place: Mapped[int] = mapped_column(Integer)
-    mu_before: Mapped[float] = mapped_column(Float)
-    sigma_before: Mapped[float] = mapped_column(Float)
-    mu_after: Mapped[float] = mapped_column(Float)
-    sigma_after: Mapped[float] = mapped_column(Float)
-    created_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index(None, "account_id", "mode", "created_at"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +119,7 @@ class _Moved(Exception):
 class RatingStore:
     """Every read and write of results and ratings, on the games' engine. ``history``: the
     rated games each account needs before its games against other accounts are rated
-    (:func:`~.ratings.may_rate_each_other`)."""
+    (:func:`~.rules.may_rate_each_other`)."""
 
     def __init__(self, engine: Engine, history: int = HISTORY_GAMES) -> None:
         self._engine = engine
@@ -203,7 +142,7 @@ class RatingStore:
 
     def settle(self, game_id: str, result: Outcome, now: float) -> bool:
         """Keep the results of finished ``game_id`` and, if it is rated
-        (:func:`~.ratings.entrants`), update its players' ratings — all in one transaction,
+        (:func:`~.rules.entrants`), update its players' ratings — all in one transaction,
         once: ``False`` if the game was settled already (by this or another process).
 
         The row of ``settled_games`` is inserted first: on SQLite that takes the write lock
@@ -211,7 +150,7 @@ class RatingStore:
         PostgreSQL another process may: each rating is updated only if its game count is
         still the one read, else the transaction is rolled back and tried again.
 
-        On SQLite the commit is not synced to disk on its own (:data:`~.storage.SYNC_NEW_GAME`,
+        On SQLite the commit is not synced to disk on its own (:data:`~..storage.SYNC_NEW_GAME`,
         as for a new game): the next move's commit syncs it, and a settling lost to a power
         cut is redone from the stored game at the next start (nothing else depends on it).
         So a game's end costs the games' single writer no extra sync."""
@@ -284,8 +223,8 @@ class RatingStore:
         """The rated players of ``mode``, best ordinal first (accounts and bot levels)."""
         with self._session() as s:
             rows = s.execute(
-                select(RatingRow, acc.AccountRow.username)
-                .outerjoin(acc.AccountRow, acc.AccountRow.id == RatingRow.account_id)
+                select(RatingRow, AccountRow.username)
+                .outerjoin(AccountRow, AccountRow.id == RatingRow.account_id)
                 .where(RatingRow.mode == mode)
                 .order_by(RatingRow.ordinal.desc(), RatingRow.id)
                 .limit(limit)
@@ -359,7 +298,7 @@ class RatingStore:
 def _entrants(
     s: Session, game: GameRow, plays: Sequence[SeatPlay], history: int
 ) -> tuple[Entrant, ...] | None:
-    """Who is rated at each seat of ``game`` as stored (:func:`~.ratings.entrants`)."""
+    """Who is rated at each seat of ``game`` as stored (:func:`~.rules.entrants`)."""
     rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all()
     seats = [SeatData(r.seat, r.kind, r.level, r.name, None, None, account=r.account_id) for r in rows]
     moved = s.scalars(
@@ -371,7 +310,7 @@ def _entrants(
 
 def _facts(s: Session, accounts: Sequence[int]) -> dict[int, AccountFacts]:
     """What the Sybil rule reads of ``accounts``: sign-up address and rated games so far."""
-    signed = select(acc.AccountRow.id, acc.AccountRow.signup_key).where(acc.AccountRow.id.in_(accounts))
+    signed = select(AccountRow.id, AccountRow.signup_key).where(AccountRow.id.in_(accounts))
     keys = {account: key for account, key in s.execute(signed)}
     counted = (
         select(RatingRow.account_id, func.sum(RatingRow.games))
@@ -383,7 +322,7 @@ def _facts(s: Session, accounts: Sequence[int]) -> dict[int, AccountFacts]:
 
 
 def _plays(s: Session, game: GameRow) -> tuple[SeatPlay, ...]:
-    """How each seat of ``game`` was played (:func:`~.ratings.seat_plays`), from its log."""
+    """How each seat of ``game`` was played (:func:`~.rules.seat_plays`), from its log."""
     log = s.scalars(select(ActionRow).where(ActionRow.game_id == game.id).order_by(ActionRow.version))
     moves = moves_in_effect(
         ActionData(a.version, a.seat, a.kind, a.move, a.undone, a.actor, a.created_at) for a in log

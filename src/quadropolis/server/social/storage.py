@@ -1,5 +1,5 @@
 """Storage of the daily challenge, rematches and table chat, in the
-same database as the games (created by migration ``0006``). Like :mod:`.storage` it hands out
+same database as the games (created by migration ``0006``). Like :mod:`..storage` it hands out
 plain values and is synchronous (the services call it from worker threads).
 
 - ``daily_challenges``: one row per UTC day that someone asked for: the day (``YYYY-MM-DD``),
@@ -22,84 +22,21 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    UniqueConstraint,
     delete,
-    false,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import sessionmaker
 
-# The module, not its names: storage imports this module while account_storage may be half-loaded.
-from . import account_storage as accounts
-from .data import OVER
-from .storage import Base, GameRow, SeatRow
+from ..data import OVER, ChatLine
+from ..schema import AccountRow, ChatLineRow, DailyChallengeRow, DailyEntryRow, GameRow, RematchRow, SeatRow
 
 #: Chat lines kept per game (the newest).
 CHAT_HISTORY: Final = 50
 #: Entries a day's leaderboard lists at most.
 BOARD_SIZE: Final = 100
-
-
-class DailyChallengeRow(Base):
-    __tablename__ = "daily_challenges"
-
-    day: Mapped[str] = mapped_column(String(10), primary_key=True)
-    #: ``GameConfig.to_json()``, seed included.
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    #: The opponents' bot levels, in seat order after the player's seat 0.
-    levels: Mapped[list[str]] = mapped_column(JSON)
-    created_at: Mapped[float] = mapped_column(Float)
-
-
-class DailyEntryRow(Base):
-    __tablename__ = "daily_entries"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    #: ``None`` only between the reservation of an account's entry and its game's creation.
-    game_id: Mapped[str | None] = mapped_column(
-        String(32), ForeignKey("games.id"), nullable=True, unique=True
-    )
-    day: Mapped[str] = mapped_column(String(10), ForeignKey("daily_challenges.day"))
-    seat: Mapped[int] = mapped_column(Integer)
-    account_id: Mapped[int | None] = mapped_column(
-        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
-    )
-    created_at: Mapped[float] = mapped_column(Float)
-    #: A guest's practice game: the day's format, a deal of its own, never ranked.
-    practice: Mapped[bool] = mapped_column(Boolean, server_default=false())
-
-    __table_args__ = (UniqueConstraint("day", "account_id"), Index(None, "day"))
-
-
-class RematchRow(Base):
-    __tablename__ = "rematches"
-
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), primary_key=True)
-    rematch_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"), unique=True)
-    created_at: Mapped[float] = mapped_column(Float)
-
-
-class ChatLineRow(Base):
-    __tablename__ = "chat_lines"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id"))
-    seat: Mapped[int] = mapped_column(Integer)
-    name: Mapped[str] = mapped_column(String(64))
-    text: Mapped[str] = mapped_column(String(200))
-    at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index(None, "game_id", "id"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,17 +65,6 @@ class DailyGame:
     person: bool
     #: A guest's practice game (a deal of its own).
     practice: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ChatLine:
-    seat: int
-    name: str
-    text: str
-    at: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "text": self.text, "at": self.at}
 
 
 class AlreadyPlayed(Exception):
@@ -252,12 +178,12 @@ class SocialStore:
         with self._session() as s:
             rows = s.execute(
                 select(DailyEntryRow, GameRow.status, GameRow.result, GameRow.finished_at, SeatRow.kind)
-                .add_columns(accounts.AccountRow.username)
+                .add_columns(AccountRow.username)
                 .join(GameRow, GameRow.id == DailyEntryRow.game_id)
                 .join(
                     SeatRow, (SeatRow.game_id == DailyEntryRow.game_id) & (SeatRow.seat == DailyEntryRow.seat)
                 )
-                .outerjoin(accounts.AccountRow, accounts.AccountRow.id == DailyEntryRow.account_id)
+                .outerjoin(AccountRow, AccountRow.id == DailyEntryRow.account_id)
                 .where(*where)
             ).all()
         return [
