@@ -1,4 +1,4 @@
-"""The HTTP transport of the daily challenge and rematches (issue 23 items 6-7), an
+"""The HTTP transport of the daily challenge and rematches, an
 ``APIRouter`` included by :mod:`..app` (the table chat is a websocket message: :mod:`..hub`):
 
 ======  ==================================  ===================================================
