@@ -30,7 +30,7 @@ from ..scoring import CATEGORIES, CATEGORY_NAMES
 from ..site import DESIGNATED, SIDES, SIZE, SLOT_NAMES, square_name
 from ..state import TILE_BUILDING
 from ..tile_help import tile_help, tile_help_parts
-from ..tiles import TILES, Mode
+from ..tiles import ROUNDS, TILES, Mode
 
 #: Where the generated modules live, relative to the repository.
 WORDS_MODULE: Final = "web/src/words.gen.ts"
@@ -174,6 +174,18 @@ def client_game() -> str:
             "CITY",
             "Readonly<Record<Mode, CityLayout>>",
             {m.value: _city(m) for m in Mode},
+        ),
+        _const(
+            "The rounds of a game in each mode.",
+            "ROUNDS",
+            "Readonly<Record<Mode, number>>",
+            {m.value: ROUNDS[m] for m in Mode},
+        ),
+        _const(
+            "The numbers of the architects in each mode (Classic: each player's own; Expert: the shared pool's).",
+            "ARCHITECTS",
+            "Readonly<Record<Mode, readonly number[]>>",
+            {m.value: list(range(1, GEOMETRY[m].architects + 1)) for m in Mode},
         ),
         _const("The side of the square construction site (R1).", "SITE_SIZE", "number", SIZE),
         _const(

@@ -2,12 +2,12 @@
 // architects placed this round, the urbanist, closed slots.
 import { reachSquares, SIDE_WORDS, squareName, type Side } from "../board";
 import type { SiteMark, SlotPreview } from "../marks";
-import type { DeadReason } from "../play";
 import { t } from "../i18n";
 import { TEXT } from "../text";
 import { seatName } from "../seats";
 import { describeTile, type TileIndex } from "../tiles";
-import type { SlotArchitect, View } from "../types";
+import type { DeadReason, SlotArchitect } from "../play";
+import type { View } from "../types";
 import { BlockedIcon, UrbanistIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 import { TileFace } from "./Tile";
