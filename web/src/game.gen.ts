@@ -69,7 +69,7 @@ export const CITY: Readonly<Record<Mode, CityLayout>> = {
 /** The rounds of a game in each mode. */
 export const ROUNDS: Readonly<Record<Mode, number>> = { "classic": 4, "expert": 5 };
 
-/** The numbers of the architects in each mode (Classic: each player's own; Expert: the shared pool's). */
+/** The architects' numbers in each mode (Classic: each player's own; Expert: the shared pool). */
 export const ARCHITECTS: Readonly<Record<Mode, readonly number[]>> = {
   "classic": [1, 2, 3, 4],
   "expert": [1, 2, 3, 4, 5]
