@@ -1,5 +1,6 @@
-// The server's protocol (docs/protocol.md), as TypeScript types. Fields marked "requested"
-// are not served yet: the client shows them when present and degrades without them.
+// The server's protocol (docs/protocol.md), as TypeScript types. tests/web/test_protocol_types.py
+// checks them against what a real server sends: every payload fits its type (no key left
+// undeclared), and every field declared here is sent.
 import type { MoveFacts } from "./moveWords";
 
 export type Mode = "classic" | "expert";
@@ -132,7 +133,7 @@ export interface Result {
   decided_by?: string;
 }
 
-/** Requested: the projected score of the city after each legal build. */
+/** The projected score of the city after each legal build. */
 export interface BuildOption {
   move: string;
   score: number;
@@ -275,7 +276,7 @@ export interface AnalysisReply {
   engine: string;
 }
 
-/** Requested: POST /api/replay {"record", "at"} -> the view at move `at`. */
+/** POST /api/replay {"record", "at"} -> the view at move `at`. */
 export interface ReplayReply {
   type: "replay";
   at: number;
