@@ -11,12 +11,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
+import pytest
 from server_helpers import bearer, hotseat, play_http
 
 from quadropolis import ILLEGAL_MESSAGES
 from quadropolis.buildings import BuildingType
 from quadropolis.server.app import create_app
-from quadropolis.server.manifest import WORDS_MODULE, client_words
+from quadropolis.server.manifest import MODULES, WORDS_MODULE
 from quadropolis.server.settings import Settings
 from quadropolis.tiles import TILES
 
@@ -116,12 +117,18 @@ def test_the_log_and_the_refusals_speak_the_players_words(http: httpx.Client) ->
     assert reply.json()["reason"] in ILLEGAL_MESSAGES and reply.json()["params"] == {"player": seat}
 
 
-def test_the_client_names_buildings_from_the_core_table() -> None:
-    """web/src/words.gen.ts is generated from the core's name tables and is current."""
-    current = (ROOT / WORDS_MODULE).read_text(encoding="utf-8")
-    assert current == client_words(), (
-        f"{WORDS_MODULE} is stale: run `python -m quadropolis.server.manifest > {WORDS_MODULE}`"
+@pytest.mark.parametrize("name", list(MODULES))
+def test_the_client_modules_generated_from_the_core_are_current(name: str) -> None:
+    """web/src/words.gen.ts (the core's name tables) and web/src/game.gen.ts (its fixed
+    tables: types, score sheet lines, cities, designated squares, tile kinds) are current."""
+    path, generate = MODULES[name]
+    assert (ROOT / path).read_text(encoding="utf-8") == generate(), (
+        f"{path} is stale: run `python -m quadropolis.server.manifest {name} > {path}`"
     )
+
+
+def test_the_client_names_buildings_from_the_core_table() -> None:
+    current = (ROOT / WORDS_MODULE).read_text(encoding="utf-8")
     assert '"tower_block": "tower block"' in current
     assert all(f'"{t.key}": "{t.words}"' in current for t in BuildingType)
 

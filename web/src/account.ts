@@ -1,7 +1,7 @@
 // Accounts: the session lives in an HttpOnly cookie the page never sees; these
 // calls only say who is logged in and list their games.
 import { request, type CreateSpec } from "./api";
-import type { Created } from "./types";
+import type { Created, Result } from "./types";
 
 export interface Me {
   username: string;
@@ -18,6 +18,7 @@ export interface MyGame {
   players: number;
   created_at: number;
   finished_at: number | null;
+  result: Result | null;
   link: string;
 }
 

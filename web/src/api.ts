@@ -11,7 +11,7 @@ import type {
   ReplayReply,
   ReviewReply,
   SeatPass,
-  Status,
+  GameStatus,
   TileInfo,
   View,
 } from "./types";
@@ -133,7 +133,7 @@ export const api = {
   leave: (game: string, seat: number, token: string) =>
     request<unknown>("POST", `/api/games/${encodeURIComponent(game)}/leave`, { seat }, token),
   resign: (game: string, seat: number, token: string) =>
-    request<{ status: Status }>("POST", `/api/games/${encodeURIComponent(game)}/resign`, { seat }, token),
+    request<GameStatus>("POST", `/api/games/${encodeURIComponent(game)}/resign`, { seat }, token),
   moves: (game: string) => request<MovesSoFar>("GET", `/api/games/${encodeURIComponent(game)}/moves`),
   record: (game: string) => request<GameRecord>("GET", `/api/games/${encodeURIComponent(game)}/record`),
   recordText,

@@ -2,6 +2,7 @@
 // and the moment it is said at (a trigger, read by guide.ts). Written for someone who has
 // never seen the box, in the players' words; the rules behind each sentence are docs/rules.md's. Lessons are shown in
 // this order whenever several are due at once.
+import { CATEGORIES } from "./game.gen";
 import { liveRecord, t, type Key } from "./i18n";
 import type { BuildingType } from "./types";
 
@@ -70,7 +71,4 @@ export const LESSONS: readonly Lesson[] = [
 ];
 
 /** What each line of the score sheet counts, for the final lesson (engine category names). */
-export const CATEGORY_LESSONS: Readonly<Record<string, string>> = liveRecord(
-  ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument", "unused_inhabitants", "pollution"],
-  "lessonCategory.",
-);
+export const CATEGORY_LESSONS: Readonly<Record<string, string>> = liveRecord(CATEGORIES, "lessonCategory.");

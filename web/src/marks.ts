@@ -23,11 +23,11 @@ export interface CityMark {
 }
 
 /** The badges of an analysis' candidates, ranked from 1 in the server's order. */
-export function hintMarks(view: View, reply: AnalysisReply | null): { site: SiteMark[]; city: CityMark[] } {
+export function hintMarks(reply: AnalysisReply | null): { site: SiteMark[]; city: CityMark[] } {
   const site: SiteMark[] = [];
   const city: CityMark[] = [];
   reply?.candidates.forEach((c, i) => {
-    const m = candidateMarks(view, c.move);
+    const m = candidateMarks(c.move);
     const best = c.move === reply.best;
     if (m.slot) site.push({ rank: i + 1, slot: m.slot, siteSquare: m.siteSquare, best });
     if (m.citySquare) city.push({ rank: i + 1, square: m.citySquare, best });
@@ -56,7 +56,7 @@ export interface SlotPreviewInput {
 export function slotPreview({ view, tiles, takes, blocked, architect, hover }: SlotPreviewInput): { preview: SlotPreview | null; text: string } {
   if (!hover || architect === null) return { preview: null, text: "" };
   const legal = takes.get(architect)?.has(hover) ?? false;
-  const square = takeTarget(view, `${architect}${hover}`);
+  const square = takeTarget(`${architect}${hover}`);
   const preview = { slot: hover, square: legal ? square : null };
   if (legal && square) return { preview, text: t("mark.designates", { architect, slot: hover, square, what: takenWords(view, tiles, square) }) };
   if (view.state.slots_used.includes(hover)) return { preview, text: t("mark.slotUsed", { slot: hover }) };

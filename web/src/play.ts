@@ -2,11 +2,12 @@
 // legality comes from `legal_moves`, everything about scores from `scores` and `result`.
 import { liveRecord } from "./i18n";
 import { designatedSquare, parseMove, siteIndex } from "./board";
-import type { BuildOption, LastAction, Placement, SlotArchitect, View } from "./types";
+import { ARCHITECTS, SLOTS } from "./game.gen";
+import type { BuildOption, LastAction, Placement, View } from "./types";
 
 /** A finished city's optimal final placement (activated buildings, customers...), when served. */
 export function placementOf(view: View, seat: number): Placement | null {
-  return view.result?.placements?.[seat] ?? view.scores[seat]?.placement ?? null;
+  return view.result?.placements?.[seat] ?? null;
 }
 
 /** The seat this client must act for now (hotseat: any held seat), or null. */
@@ -57,41 +58,39 @@ export function architectChoices(view: View, seat: number | null): ArchitectChoi
   if (Array.isArray(a)) {
     if (seat === null) return [];
     const used = a[seat] ?? [];
-    return [1, 2, 3, 4].map((n) => ({ number: n, left: used.includes(n) ? 0 : 1, playable: takes.has(n) }));
+    return ARCHITECTS.classic.map((n) => ({ number: n, left: used.includes(n) ? 0 : 1, playable: takes.has(n) }));
   }
-  return [1, 2, 3, 4, 5].map((n) => ({ number: n, left: a[String(n)] ?? 0, playable: takes.has(n) }));
+  return ARCHITECTS.expert.map((n) => ({ number: n, left: a[String(n)] ?? 0, playable: takes.has(n) }));
 }
 
-/** Slots that no architect may use now, though free: closed by the urbanist (`blocked_slots` when served). */
+/** Slots that no architect may use now, though free: closed by the urbanist. */
 export function blockedSlots(view: View): Set<string> {
-  if (view.blocked_slots) return new Set(view.blocked_slots);
   const out = new Set<string>();
   if (view.status !== "playing" || view.phase !== "take") return out;
   const used = new Set(view.state.slots_used);
   const legal = new Set<string>();
   for (const set of legalTakes(view).values()) for (const s of set) legal.add(s);
-  for (const side of ["T", "B", "L", "R"]) {
-    for (let i = 1; i <= 5; i++) {
-      const slot = `${side}${i}`;
-      if (!used.has(slot) && !legal.has(slot)) out.add(slot);
-    }
-  }
+  for (const slot of SLOTS) if (!used.has(slot) && !legal.has(slot)) out.add(slot);
   return out;
 }
 
-/** The square a take designates: from `take_options` when served, else the board's geometry. */
-export function takeTarget(view: View, move: string): string | null {
-  const option = view.take_options?.find((o) => o.move === move);
-  if (option) return option.square;
+/** The square a take designates (the rules core's table of designated squares). */
+export function takeTarget(move: string): string | null {
   const p = parseMove(move);
   return p?.kind === "take" ? designatedSquare(p.slot, p.architect) : null;
+}
+
+/** Who put which architect in a used slot of this round. */
+export interface SlotArchitect {
+  seat: number;
+  architect: number;
 }
 
 interface ActionLike {
   seat: number;
   kind: string;
   move: string | null;
-  undone: boolean;
+  undone: boolean | null;
 }
 
 /**
@@ -188,10 +187,10 @@ export function tieBreakWords(view: View): string {
 }
 
 /** The move actually being described by an analysis candidate, as board marks. */
-export function candidateMarks(view: View, move: string): { slot?: string; siteSquare?: string; citySquare?: string; discard?: boolean } {
+export function candidateMarks(move: string): { slot?: string; siteSquare?: string; citySquare?: string; discard?: boolean } {
   const p = parseMove(move);
   if (!p) return {};
-  if (p.kind === "take") return { slot: p.slot, siteSquare: takeTarget(view, move) ?? undefined };
+  if (p.kind === "take") return { slot: p.slot, siteSquare: takeTarget(move) ?? undefined };
   if (p.kind === "build") return { citySquare: p.square };
   return { discard: true };
 }
@@ -213,21 +212,17 @@ export function litSlots(takes: Map<number, Set<string>>, architect: number | nu
 /** Why a legal take would take nothing: the square it designates is empty, or face down (R4, R6). */
 export type DeadReason = "empty" | "face-down";
 
-/**
- * The slots where `architect` may go but would take nothing, with the reason: from
- * `take_options` (a `null` tile) when served, else from the site and the board's geometry.
- */
+/** The slots where `architect` may go but would take nothing, with the reason (from the site). */
 export function deadSlots(view: View, architect: number | null): Map<string, DeadReason> {
   const out = new Map<string, DeadReason>();
   if (architect === null) return out;
   const takes = legalTakes(view).get(architect) ?? new Set<string>();
   for (const slot of takes) {
     const move = `${architect}${slot}`;
-    const option = view.take_options?.find((o) => o.move === move);
-    const square = takeTarget(view, move);
+    const square = takeTarget(move);
     if (!square) continue;
     const down = view.state.face_down.includes(square);
-    const empty = option ? option.tile === null : view.state.site[siteIndex(square)] === null;
+    const empty = view.state.site[siteIndex(square)] === null;
     if (down) out.set(slot, "face-down");
     else if (empty) out.set(slot, "empty");
   }

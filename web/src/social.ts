@@ -33,6 +33,9 @@ export interface Daily {
   game?: { ranked: boolean; practice?: boolean; seat: number; place: number | null; of: number | null; vp: number | null };
 }
 
+/** POST /api/daily/games: the new game, whether it counts on the day's board, or is practice. */
+export type DailyStart = Created & { ranked: boolean; practice: boolean };
+
 export interface ChatLine {
   seat: number;
   name: string;
@@ -50,7 +53,7 @@ const enc = encodeURIComponent;
 export const socialApi = {
   daily: (day: string | null) => request<Daily>("GET", day ? `/api/daily/${enc(day)}` : "/api/daily"),
   dailyOfGame: (game: string) => request<Daily>("GET", `/api/games/${enc(game)}/daily`),
-  startDaily: (name: string) => request<Created & { ranked: boolean }>("POST", "/api/daily/games", { name }),
+  startDaily: (name: string) => request<DailyStart>("POST", "/api/daily/games", { name }),
   rematchOf: (game: string) => request<{ game: string; rematch: string | null }>("GET", `/api/games/${enc(game)}/rematch`),
   rematch: (game: string, tokens: string[]) => request<RematchReply>("POST", `/api/games/${enc(game)}/rematch`, { tokens }),
   decline: (game: string, tokens: string[]) => request<unknown>("POST", `/api/games/${enc(game)}/rematch/decline`, { tokens }),

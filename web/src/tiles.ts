@@ -2,43 +2,23 @@
 // (GET /api/tiles). The codes are those of docs/tiles.md; the explanations are the core's
 // (the manifest's "name" and "help"); building and category names are the rulebook's in the
 // current language (locales/*.json; English equal to the core's, words.gen.ts: a test checks).
+// What a tile kind prints, the types and the score sheet's lines are the rules core's
+// (game.gen.ts).
+import { BUILDING_TYPES, CATEGORIES, TILE_KINDS, TYPE_LETTERS } from "./game.gen";
 import { liveRecord, t } from "./i18n";
 import type { Building, BuildingType, TileInfo, Variants } from "./types";
 import { helpLines } from "./tileWords";
 
 /** Each type's name in the rulebook of the current language (locales/*.json, keys type.*). */
-export const TYPE_NAMES: Record<BuildingType, string> = liveRecord(
-  ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"],
-  "type.",
-);
+export const TYPE_NAMES: Record<BuildingType, string> = liveRecord(BUILDING_TYPES, "type.");
 
-/** One letter per type, drawn on every tile so that colour is never the only cue. */
-export const TYPE_LETTERS: Record<BuildingType, string> = {
-  tower_block: "T",
-  shop: "S",
-  public_service: "P",
-  park: "K",
-  factory: "F",
-  harbor: "H",
-  office_tower: "O",
-  monument: "M",
-};
+export { TYPE_LETTERS };
 
-export const CATEGORY_ORDER = [
-  "tower_block",
-  "shop",
-  "public_service",
-  "park",
-  "factory",
-  "harbor",
-  "office_tower",
-  "monument",
-  "unused_inhabitants",
-  "pollution",
-] as const;
+/** The lines of the score sheet, in order. */
+export const CATEGORY_ORDER = CATEGORIES;
 
 /** Each score category's name in the current language (keys category.*). */
-export const CATEGORY_NAMES: Record<string, string> = liveRecord(CATEGORY_ORDER, "category.");
+export const CATEGORY_NAMES: Record<string, string> = liveRecord(CATEGORIES, "category.");
 
 export interface TileFacts {
   id: number;
@@ -62,26 +42,18 @@ export interface TileFacts {
 export function tileFacts(tile: TileInfo, variants?: Variants): TileFacts {
   const code = tile.code;
   const b = tile.building;
-  let inhabitants = 0;
-  let energy = 0;
-  let m: RegExpExecArray | null;
-  if ((m = /^T(\d)/.exec(code))) inhabitants = Number(m[1]);
-  else if ((m = /^F(\d)$/.exec(code))) energy = Number(m[1]);
-  else if (code === "H2I") inhabitants = 2;
-  else if (code === "H2E") energy = 2;
-  else if (code === "H1I1E") {
-    inhabitants = 1;
-    energy = 1;
-  } else if (code === "PKP" && !variants?.all_parks_absorb) inhabitants = 1;
+  const kind = TILE_KINDS[code];
+  // Under "every park absorbs" the playground absorbs like a tree park and gives no inhabitant (R11 variant).
+  const playground = b.type === "park" && b.variant === "playground";
   return {
     id: tile.id,
     code,
     label: tile.label ?? code,
     type: b.type,
-    inhabitants,
-    energy,
+    inhabitants: playground && variants?.all_parks_absorb ? 0 : (kind?.inhabitants ?? 0),
+    energy: kind?.energy ?? 0,
     vp: b.vp ?? 0,
-    mayor: code === "T1m",
+    mayor: kind?.mayor ?? false,
     tree: b.variant === "tree",
     playground: b.variant === "playground",
     name: tile.name,

@@ -1,5 +1,6 @@
-// The server's protocol (docs/protocol.md), as TypeScript types. Fields marked "requested"
-// are not served yet: the client shows them when present and degrades without them.
+// The server's protocol (docs/protocol.md), as TypeScript types. tests/web/test_protocol_types.py
+// checks them against what a real server sends: every payload fits its type (no key left
+// undeclared), and every field declared here is sent.
 import type { MoveFacts } from "./moveWords";
 
 export type Mode = "classic" | "expert";
@@ -88,7 +89,7 @@ export interface EngineState {
 
 export type Breakdown = Record<string, number>;
 
-/** CityScore.placement as JSON (requested in views: scores[i].placement). */
+/** CityScore.placement as JSON (in views: result.placements[i]). */
 export interface Placement {
   activated: string[];
   customers: Record<string, number>;
@@ -103,8 +104,6 @@ export interface Score {
   breakdown: Breakdown;
   inhabitants_placed: number;
   empty_squares: number;
-  /** Requested: the optimal placement behind the score. */
-  placement?: Placement;
 }
 
 export interface LastAction {
@@ -134,25 +133,12 @@ export interface Result {
   decided_by?: string;
 }
 
-/** Requested: the projected score of the city after each legal build. */
+/** The projected score of the city after each legal build. */
 export interface BuildOption {
   move: string;
   score: number;
   /** The city's score after it once every building is fed (`quadropolis.outcome.fed_score`). */
   fed?: number;
-}
-
-/** Requested: who put which architect in each used slot of this round. */
-export interface SlotArchitect {
-  seat: number;
-  architect: number;
-}
-
-/** Requested: for each legal take, the square it designates and the tile it would take. */
-export interface TakeOption {
-  move: string;
-  square: string;
-  tile: number | null;
 }
 
 export interface View {
@@ -177,9 +163,6 @@ export interface View {
   /** Whether the game is played for rating (the server's rule; hints are refused while it runs). */
   rated?: boolean;
   build_options?: BuildOption[];
-  slots?: Record<string, SlotArchitect>;
-  blocked_slots?: string[];
-  take_options?: TakeOption[];
   /** The table's clock: time per move as chosen, and the deadline (seconds since
    *  the epoch, server-authoritative) of the move being played; null without a clock. */
   clock?: Clock | null;
@@ -266,7 +249,8 @@ export interface MovesSoFar {
   config: Config;
   seats: string[];
   moves: string[];
-  history: { version: number; seat: number; kind: "move" | "undo"; move: string | null; undone: boolean; by: string }[];
+  /** Each action: `undone` is null for an undo (an undo is never itself undone), `at` seconds since the epoch. */
+  history: { version: number; seat: number; kind: "move" | "undo"; move: string | null; undone: boolean | null; by: string; at: number }[];
 }
 
 export interface Candidate {
@@ -284,11 +268,15 @@ export interface AnalysisReply {
   at: number;
   seat: number;
   bot: string;
+  /** The search's iterations per candidate list. */
+  iterations: number;
   candidates: Candidate[];
   best: string;
+  /** Which engine searched: "native" (the compiled one) or "python". */
+  engine: string;
 }
 
-/** Requested: POST /api/replay {"record", "at"} -> the view at move `at`. */
+/** POST /api/replay {"record", "at"} -> the view at move `at`. */
 export interface ReplayReply {
   type: "replay";
   at: number;
@@ -301,7 +289,7 @@ export interface ServerError {
   type: "error";
   code: string;
   message: string;
-  id?: string;
+  id?: string | null;
   /** An illegal move's reason code (quadropolis.rules.ILLEGAL_MESSAGES) and its values. */
   reason?: string | null;
   params?: Record<string, string | number> | null;
@@ -313,16 +301,23 @@ export interface Accepted {
   version: number;
   seat: number;
   kind: "move" | "undo";
-  move?: string;
-  id?: string;
+  move?: string | null;
+  id?: string | null;
+}
+
+/** A game's status after a cancellation, a departure or a resignation. */
+export interface GameStatus {
+  type: "status";
+  game: string;
+  status: Status;
 }
 
 export type ServerMessage =
-  | { type: "welcome"; game: string; you: number[]; id?: string }
+  | { type: "welcome"; game: string; you: number[]; id?: string | null }
   | { type: "state"; game: string; version: number; view: View }
   | Accepted
   | ServerError
-  | { type: "pong"; id?: string }
+  | { type: "pong"; id?: string | null }
   | { type: "chat"; game: string; history: boolean; lines: { seat: number; name: string; text: string; at: number }[] }
   | { type: "rematch"; game: string; rematch: string; by: number[] };
 

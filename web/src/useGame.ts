@@ -2,11 +2,11 @@
 // the seats this browser holds, and who put which architect in each slot.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api } from "./api";
-import { slotOwners } from "./play";
+import { slotOwners, type SlotArchitect } from "./play";
 import { GameSocket, type ConnectionStatus } from "./socket";
 import { withUniqueNames } from "./seats";
 import type { ChatLine } from "./social";
-import type { ServerError, SlotArchitect, View } from "./types";
+import type { ServerError, View } from "./types";
 
 export interface GameHandle {
   view: View | null;
@@ -67,13 +67,12 @@ export function useGame(game: string, tokens: string[], account = false): GameHa
   return { view, status, statusDetail, socket, owners, lastError, chat, chatError, rematch };
 }
 
-/** The architects in the used slots: from the view's `slots` when served, else from the
- *  last actions, else from the game's history (fetched only when needed). */
+/** The architects in the used slots: from the last actions, else from the game's history
+ *  (fetched only when needed). */
 export function useSlotOwners(game: string | null, view: View | null): Record<string, SlotArchitect> {
   const [history, setHistory] = useState<{ version: number; owners: Record<string, SlotArchitect> } | null>(null);
   const local = useMemo(() => {
     if (!view) return { owners: {}, missing: [] as string[] };
-    if (view.slots) return { owners: view.slots, missing: [] };
     return slotOwners(view.state.slots_used, view.last_actions);
   }, [view]);
   const need = game !== null && view !== null && local.missing.length > 0 && history?.version !== view.version;

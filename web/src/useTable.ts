@@ -213,7 +213,7 @@ export function useTable(view: View, handle: GameHandle, tiles: TileIndex | null
     acting, you, myTake, myBuild, choices, architect, pick: setSelected, hover: setHover, preview, previewText,
     lit: litSlots(takes, architect, myTake), blocked, builds, buildScores: scores, last,
     buildValues: buildValues(view.build_options), dead: deadSlots(view, myTake ? architect : null), armed, touch, sound, toggleSound,
-    marks: hintMarks(view, hint.state.status === "ready" && hint.state.at === view.version ? hint.state.reply : null),
+    marks: hintMarks(hint.state.status === "ready" && hint.state.at === view.version ? hint.state.reply : null),
     actions, hint, hintAllowed, handover, endHandover: () => setHandover(null), focus, order: cityOrder(view, focus),
     confirm: () => {
       if (armed) play(armed.kind === "take" ? `${architect ?? 1}${armed.slot}` : armed.square);

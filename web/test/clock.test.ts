@@ -1,7 +1,7 @@
 // The clock: how the time left reads, and the create form's time per move.
 import { describe, expect, it } from "vitest";
 import { clockText, perMoveWords } from "../src/components/Clock";
-import { createSpec, FIRST_CHOICES, MOVE_TIMES } from "../src/components/Lobby";
+import { createSpec, FIRST_CHOICES, MOVE_TIMES } from "../src/newGame";
 
 describe("clock", () => {
   it("reads minutes, hours and days", () => {

@@ -1,6 +1,8 @@
 import renderToString from "preact-render-to-string";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LevelOptions, NewGame, SEAT_OPTIONS, seatSpec } from "../src/components/Lobby";
+import { NewGame } from "../src/components/NewGame";
+import { LevelOptions } from "../src/components/NewGameOptions";
+import { SEAT_OPTIONS, seatSpec } from "../src/newGame";
 import { loadLevelDescriptions, readLevelDescriptions } from "../src/levels";
 import { LEVEL_NAMES, seatKindWords, seatName } from "../src/seats";
 import { isLevel, LEVELS } from "../src/types";

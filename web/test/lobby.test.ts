@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseSeat, createSpec, FIRST_CHOICES, guidedSpec, type NewGameChoices } from "../src/components/Lobby";
+import { chooseSeat, createSpec, FIRST_CHOICES, guidedSpec, type NewGameChoices } from "../src/newGame";
 
 /** Three players: two on this device, a hard bot; every park absorbs. */
 const CHOICES: NewGameChoices = { ...FIRST_CHOICES, players: 3, seats: ["you", "hotseat", "hard", "invite"], name: "Ann", allParks: true };

@@ -40,18 +40,20 @@ describe("the hint's marks", () => {
     type: "analysis",
     game: null,
     at: 1,
+    iterations: 100,
     seat: 1,
     bot: "hard",
     best,
+    engine: "python",
     candidates: moves.map((move) => ({ move, text: move, visits: 1, win_chance: 0.5, expected_score: 10 })),
   });
   it("ranks the candidates in the server's order, on the site and in the city", () => {
-    expect(hintMarks(classicView(), reply(["3T1", "r2c3", "discard"], "3T1"))).toEqual({
+    expect(hintMarks(reply(["3T1", "r2c3", "discard"], "3T1"))).toEqual({
       site: [{ rank: 1, slot: "T1", siteSquare: "r3c1", best: true }],
       city: [{ rank: 2, square: "r2c3", best: false }],
     });
   });
   it("draws nothing without a reply", () => {
-    expect(hintMarks(classicView(), null)).toEqual({ site: [], city: [] });
+    expect(hintMarks(null)).toEqual({ site: [], city: [] });
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { designatedSquare, parseMove, reachSquares } from "../src/board";
+import { cityShape, designatedSquare, district, parseMove, reachSquares, squareNumber } from "../src/board";
+import { tileFacts } from "../src/tiles";
+import type { TileInfo } from "../src/types";
 import { actingSeat, architectChoices, blockedSlots, buildScores, cityOrder, lastMove, legalBuilds, legalTakes, litSlots, pickArchitect, ranking, slotOwners, tieBreakWords } from "../src/play";
 import { resignEnds } from "../src/components/GameExit";
 import { classicView } from "./fixtures";
@@ -17,6 +19,23 @@ describe("notation", () => {
     expect(designatedSquare("B2", 1)).toBe("r5c2");
     expect(designatedSquare("T5", 5)).toBe("r5c5");
     expect(reachSquares("R1", "r1c4")).toEqual(["r1c5", "r1c4"]);
+    expect(reachSquares("T2", "r3c2")).toEqual(["r1c2", "r2c2", "r3c2"]);
+    expect(reachSquares("T2", "r3c3")).toEqual([]);
+  });
+  it("draws the cities from the rules core's tables (Classic quadrants, Expert's printed board)", () => {
+    expect(cityShape("classic")).toMatchObject({ rows: 4, cols: 4 });
+    expect(cityShape("expert")).toMatchObject({ rows: 4, cols: 5 });
+    expect([district("classic", 1, 1), district("classic", 2, 3), district("classic", 3, 2), district("classic", 4, 4)]).toEqual([1, 2, 3, 4]);
+    expect([district("expert", 1, 3), district("expert", 4, 1), district("expert", 3, 5)]).toEqual([4, 5, 3]);
+    expect([squareNumber("expert", 1, 1), squareNumber("expert", 4, 5), squareNumber("classic", 1, 1)]).toEqual([2, 4, null]);
+  });
+  it("reads what a tile prints from its kind (a playground gives no inhabitant when every park absorbs)", () => {
+    const tile = (code: string, building: TileInfo["building"]): TileInfo => ({ id: 1, round: 1, code, modes: "both", min_players: 2, building, name: code, help: { what: "", scores: "", where: "" } });
+    expect(tileFacts(tile("H1I1E", { type: "harbor" }))).toMatchObject({ inhabitants: 1, energy: 1, mayor: false });
+    expect(tileFacts(tile("T1m", { type: "tower_block", floors: 1 }))).toMatchObject({ inhabitants: 1, mayor: true });
+    const playground = tile("PKP", { type: "park", variant: "playground" });
+    expect(tileFacts(playground).inhabitants).toBe(1);
+    expect(tileFacts(playground, { urbanist_blocks: "lines", all_parks_absorb: true }).inhabitants).toBe(0);
   });
 });
 
@@ -50,7 +69,6 @@ describe("what the table derives from a view", () => {
     expect(blocked.has("T1")).toBe(false);
     expect(blocked.has("L4")).toBe(false); // used, not blocked
     expect(blocked.has("B3")).toBe(true);
-    expect(blockedSlots(classicView({ blocked_slots: ["R3"] }))).toEqual(new Set(["R3"]));
   });
   it("finds who put which architect in each used slot, latest action first", () => {
     const actions = [

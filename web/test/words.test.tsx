@@ -4,7 +4,7 @@
 import renderToString from "preact-render-to-string";
 import { afterEach, describe, expect, it } from "vitest";
 import { SignedIn, SignIn } from "../src/components/Account";
-import { NewGame } from "../src/components/Lobby";
+import { NewGame } from "../src/components/NewGame";
 import { LANGUAGES, setLanguage, type Lang } from "../src/i18n";
 import { inLanguage } from "../src/levels";
 import en from "../src/locales/en.json";

@@ -9,22 +9,32 @@
   tables (:data:`quadropolis.buildings.BUILDING_NAMES`, the score sheet's
   :data:`quadropolis.scoring.CATEGORY_NAMES`) for the client, which names buildings before
   any manifest has arrived. It is generated, never edited: ``python -m
-  quadropolis.server.manifest > web/src/words.gen.ts``; a test checks the file is current."""
+  quadropolis.server.manifest > web/src/words.gen.ts``; a test checks the file is current.
+* :func:`client_game` is ``web/src/game.gen.ts``: the rules' fixed tables the client draws
+  with (the building types and their letters, the score sheet's lines per mode, each mode's
+  city with its districts and Expert's printed numbers, the site's slots and the square each
+  architect designates from each slot, what each tile kind prints), so that the rules core
+  stays their one source: ``python -m quadropolis.server.manifest game >
+  web/src/game.gen.ts``; the same test checks it is current."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
-from ..buildings import BUILDING_NAMES, KINDS, BuildingType
+from ..buildings import BUILDING_NAMES, KINDS, TYPE_LETTER, BuildingType
+from ..city import GEOMETRY
 from ..render import tile_label
-from ..scoring import CATEGORY_NAMES
+from ..scoring import CATEGORIES, CATEGORY_NAMES
+from ..site import DESIGNATED, SIDES, SIZE, SLOT_NAMES, square_name
 from ..state import TILE_BUILDING
 from ..tile_help import tile_help, tile_help_parts
-from ..tiles import TILES
+from ..tiles import ROUNDS, TILES, Mode
 
-#: Where the generated module lives, relative to the repository.
+#: Where the generated modules live, relative to the repository.
 WORDS_MODULE: Final = "web/src/words.gen.ts"
+GAME_MODULE: Final = "web/src/game.gen.ts"
 
 
 def _help(kind_code: str) -> dict[str, str]:
@@ -77,5 +87,153 @@ def client_words() -> str:
     )
 
 
+def _rows(cells: tuple[int, ...], cols: int) -> list[list[int]]:
+    return [list(cells[i : i + cols]) for i in range(0, len(cells), cols)]
+
+
+def _city(mode: Mode) -> dict[str, Any]:
+    g = GEOMETRY[mode]
+    return {
+        "rows": g.rows,
+        "cols": g.cols,
+        "districts": _rows(g.district, g.cols),
+        "numbers": None if g.number is None else _rows(g.number, g.cols),
+    }
+
+
+#: The score sheet's lines that are not a building type's.
+_OTHER_CATEGORIES: Final = tuple(c for c in CATEGORIES if c not in {t.key for t in BuildingType})
+
+
+def _mode_categories(mode: Mode) -> list[str]:
+    """The score sheet's lines in ``mode``: the categories of the building types its tiles
+    hold, and the two that are not buildings."""
+    types = {t.kind.type.key for t in TILES if t.in_mode(mode)}
+    return [c for c in CATEGORIES if c in types or c in _OTHER_CATEGORIES]
+
+
+def _kinds() -> dict[str, dict[str, int | bool]]:
+    return {
+        k.code: {
+            "inhabitants": k.inhabitants,
+            "energy": k.energy,
+            "vp": k.vp,
+            "mayor": k.mayor,
+            "tree": k.tree,
+        }
+        for k in KINDS.values()
+    }
+
+
+#: A JSON array or object holding no array or object: written on one line.
+_FLAT: Final = re.compile(r"([\[{])\s*([^\[\]{}]*?)\s*([\]}])")
+
+
+def _const(doc: str, name: str, type_: str | None, value: object) -> str:
+    """``export const NAME: TYPE = VALUE;`` under its doc comment (``as const`` without a type)."""
+    pad = {"[": "", "{": " "}
+    text = _FLAT.sub(
+        lambda m: m[1] + pad[m[1]] + re.sub(r",\s+", ", ", m[2]) + pad[m[1]] + m[3],
+        json.dumps(value, indent=2),
+    )
+    declared = f"{name} = {text} as const" if type_ is None else f"{name}: {type_} = {text}"
+    return f"/** {doc} */\nexport const {declared};\n"
+
+
+def _game_tables() -> list[str]:
+    """The constants of ``web/src/game.gen.ts``, each under its doc comment."""
+    designated = {
+        name: [square_name(DESIGNATED[slot][a]) for a in range(1, SIZE + 1)]
+        for slot, name in enumerate(SLOT_NAMES)
+    }
+    parts = [
+        _const(
+            "The building types, in the core's order.",
+            "BUILDING_TYPES",
+            "readonly BuildingType[]",
+            [t.key for t in BuildingType],
+        ),
+        _const(
+            "One letter per type, drawn on every tile so that colour is never the only cue.",
+            "TYPE_LETTERS",
+            "Readonly<Record<BuildingType, string>>",
+            {t.key: TYPE_LETTER[t] for t in BuildingType},
+        ),
+        _const(
+            "The lines of the score sheet, in order.", "CATEGORIES", "readonly Category[]", list(CATEGORIES)
+        ),
+        _const(
+            "The score sheet's lines in each mode (the building types of its tiles, then the rest).",
+            "MODE_CATEGORIES",
+            "Readonly<Record<Mode, readonly Category[]>>",
+            {m.value: _mode_categories(m) for m in Mode},
+        ),
+        _const(
+            "Each mode's city (R2, R16): its size, the district of each square (rows of columns,"
+            " from 1) and the numbers printed on Expert's squares (null in Classic).",
+            "CITY",
+            "Readonly<Record<Mode, CityLayout>>",
+            {m.value: _city(m) for m in Mode},
+        ),
+        _const(
+            "The rounds of a game in each mode.",
+            "ROUNDS",
+            "Readonly<Record<Mode, number>>",
+            {m.value: ROUNDS[m] for m in Mode},
+        ),
+        _const(
+            "The architects' numbers in each mode (Classic: each player's own; Expert: the shared pool).",
+            "ARCHITECTS",
+            "Readonly<Record<Mode, readonly number[]>>",
+            {m.value: list(range(1, GEOMETRY[m].architects + 1)) for m in Mode},
+        ),
+        _const("The side of the square construction site (R1).", "SITE_SIZE", "number", SIZE),
+        _const(
+            "The sides of the site holding slots: top, bottom, left, right.", "SLOT_SIDES", None, list(SIDES)
+        ),
+        _const(
+            "The 20 slots around the site (R1), T1-T5, B1-B5, L1-L5, R1-R5.",
+            "SLOTS",
+            "readonly string[]",
+            list(SLOT_NAMES),
+        ),
+        _const(
+            "DESIGNATED[slot][n - 1]: the site square architect #n designates from the slot, the"
+            " n-th counted from the slot's side (R1).",
+            "DESIGNATED",
+            "Readonly<Record<string, readonly string[]>>",
+            designated,
+        ),
+        _const(
+            "What each tile kind prints (docs/tiles.md), by its code.",
+            "TILE_KINDS",
+            "Readonly<Record<string, TileKind>>",
+            _kinds(),
+        ),
+    ]
+    return parts
+
+
+def client_game() -> str:
+    """The text of ``web/src/game.gen.ts``."""
+    return (
+        "// Generated by `python -m quadropolis.server.manifest game` from the rules core's tables\n"
+        "// (quadropolis.buildings, quadropolis.scoring, quadropolis.city, quadropolis.site): do not edit.\n"
+        'import type { BuildingType, Mode } from "./types";\n\n'
+        "/** A line of the score sheet: a building type's, or one that is not a building's. */\n"
+        f"export type Category = BuildingType | {' | '.join(json.dumps(c) for c in _OTHER_CATEGORIES)};\n\n"
+        "export interface CityLayout {\n  rows: number;\n  cols: number;\n  districts: number[][];\n"
+        "  numbers: number[][] | null;\n}\n\n"
+        "export interface TileKind {\n  inhabitants: number;\n  energy: number;\n  vp: number;\n"
+        "  mayor: boolean;\n  tree: boolean;\n}\n\n" + "\n".join(_game_tables())
+    )
+
+
+#: The generated modules by the name ``python -m quadropolis.server.manifest NAME`` prints.
+MODULES: Final = {"words": (WORDS_MODULE, client_words), "game": (GAME_MODULE, client_game)}
+
+
 if __name__ == "__main__":
-    print(client_words(), end="")
+    import sys
+
+    print(MODULES[sys.argv[1] if len(sys.argv) > 1 else "words"][1](), end="")

@@ -2,9 +2,9 @@
 import { useRef } from "preact/hooks";
 import { BlockedIcon, BuildingIcon, EnergyIcon, MayorIcon, PersonIcon, PlaygroundIcon, StarIcon, UrbanistIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
+import { BUILDING_TYPES } from "../game.gen";
 import { t } from "../i18n";
 import { TYPE_LETTERS, TYPE_NAMES } from "../tiles";
-import type { BuildingType } from "../types";
 import { rich } from "./Rich";
 
 export function Help() {
@@ -69,8 +69,6 @@ function HelpKeys() {
   );
 }
 
-const LEGEND: readonly BuildingType[] = ["tower_block", "shop", "public_service", "park", "factory", "harbor", "office_tower", "monument"];
-
 /** The buildings, each with its colour, icon and letter as the table draws them. */
 function BuildingLegend() {
   const playground = (
@@ -80,7 +78,7 @@ function BuildingLegend() {
   );
   return (
     <ul class="help-legend">
-      {LEGEND.map((type) => (
+      {BUILDING_TYPES.map((type) => (
         <li key={type}>
           <span class={`tile-${type} legend-tile`}>
             <BuildingIcon type={type} />

@@ -176,7 +176,7 @@ function MoveList({ moves }: { moves: string[] }) {
 function ReplayBoard({ view, tiles, hint, canAnalyse }: { view: View; tiles: TileIndex | null; hint: Hint; canAnalyse: boolean }) {
   const owners = useSlotOwners(null, view);
   const last = useMemo(() => lastMove(view.last_actions), [view]);
-  const marks = hintMarks(view, hint.state.status === "ready" ? hint.state.reply : null);
+  const marks = hintMarks(hint.state.status === "ready" ? hint.state.reply : null);
   const over = view.status === "over";
   const toMove = view.to_move !== null ? seatName(view.seats[view.to_move], view.to_move) : "";
   return (

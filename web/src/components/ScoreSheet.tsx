@@ -2,15 +2,15 @@
 // tie-breakers of R13 (inhabitants placed, empty squares).
 import { t } from "../i18n";
 import { seatName } from "../seats";
-import { CATEGORY_NAMES, CATEGORY_ORDER } from "../tiles";
+import { MODE_CATEGORIES } from "../game.gen";
+import { CATEGORY_NAMES } from "../tiles";
 import type { View } from "../types";
 import { BuildingIcon, EnergyIcon, PersonIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 
 export function ScoreSheet({ view, caption }: { view: View; caption?: string }) {
   const seats = view.scores.map((_, i) => i);
-  const expert = view.config.mode === "expert";
-  const cats = CATEGORY_ORDER.filter((k) => expert || (k !== "office_tower" && k !== "monument"));
+  const cats = MODE_CATEGORIES[view.config.mode];
   const winners = new Set(view.result?.winners ?? []);
   return (
     <table class="score-sheet">

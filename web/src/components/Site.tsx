@@ -1,13 +1,14 @@
 // The construction site as the board looks: 5x5 squares, the 20 slots around them with the
 // architects placed this round, the urbanist, closed slots.
-import { reachSquares, SIDE_WORDS, squareName, type Side } from "../board";
+import { reachSquares, SIDE_WORDS, siteIndex, squareName, type Side } from "../board";
+import { SITE_SIZE } from "../game.gen";
 import type { SiteMark, SlotPreview } from "../marks";
-import type { DeadReason } from "../play";
 import { t } from "../i18n";
 import { TEXT } from "../text";
 import { seatName } from "../seats";
 import { describeTile, type TileIndex } from "../tiles";
-import type { SlotArchitect, View } from "../types";
+import type { DeadReason, SlotArchitect } from "../play";
+import type { View } from "../types";
 import { BlockedIcon, UrbanistIcon } from "./Icons";
 import { SeatMark } from "./SeatMark";
 import { TileFace } from "./Tile";
@@ -40,10 +41,11 @@ export function Site(p: SiteProps) {
   const { view } = p;
   const reach = p.preview?.square ? new Set(reachSquares(p.preview.slot, p.preview.square)) : new Set<string>();
   const marks = marksByPlace(p.marks);
-  const slots = (side: Side) => [1, 2, 3, 4, 5].map((i) => <Slot key={`${side}${i}`} p={p} side={side} line={i} mark={marks.bySlot.get(`${side}${i}`)} />);
+  const lines = Array.from({ length: SITE_SIZE }, (_, i) => i + 1);
+  const slots = (side: Side) => lines.map((i) => <Slot key={`${side}${i}`} p={p} side={side} line={i} mark={marks.bySlot.get(`${side}${i}`)} />);
   const squares = [];
-  for (let r = 1; r <= 5; r++) {
-    for (let c = 1; c <= 5; c++) {
+  for (const r of lines) {
+    for (const c of lines) {
       const name = squareName(r, c);
       squares.push(<Square key={name} p={p} row={r} col={c} reach={reach.has(name)} mark={marks.bySquare.get(name)} />);
     }
@@ -164,7 +166,7 @@ export function deadWords(reason: DeadReason): string {
 function Square({ p, row, col, reach, mark }: { p: SiteProps; row: number; col: number; reach: boolean; mark: SiteMark | undefined }) {
   const st = p.view.state;
   const name = squareName(row, col);
-  const id = st.site[(row - 1) * 5 + (col - 1)];
+  const id = st.site[siteIndex(name)];
   const down = st.face_down.includes(name);
   const facts = id !== null && id !== undefined && p.tiles ? p.tiles.get(id) : undefined;
   const urbanist = st.urbanist === name;

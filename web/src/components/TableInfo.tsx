@@ -1,5 +1,6 @@
 // What the table tells around the board: whose turn it is, the standings, the game bar with
 // its share links, and what just happened for screen readers.
+import { ROUNDS } from "../game.gen";
 import { t } from "../i18n";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useTicker } from "../hooks";
@@ -46,7 +47,7 @@ export function Standings({ view }: { view: View }) {
   return (
     <section class="panel standings" aria-label={t("table.game")}>
       <h2 class="panel-title">
-        {t(mode === "expert" ? "mode.expert" : "mode.classic")} · {t("table.round", { round: view.round, rounds: mode === "expert" ? 5 : 4, turn: view.turn })}
+        {t(mode === "expert" ? "mode.expert" : "mode.classic")} · {t("table.round", { round: view.round, rounds: ROUNDS[mode], turn: view.turn })}
       </h2>
       <ul class="standings-list">
         {view.seats.map((s, i) => (
