@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -38,7 +39,9 @@ TIMEOUT = 30
 def spawn(*args: str, cwd: Path | None = None, dimensions: tuple[int, int] = (60, 120)) -> pexpect.spawn:
     """The real ``quadropolis play`` in a pseudo-terminal of ``dimensions`` (rows, columns).
     COLUMNS and LINES are dropped from its environment: they would override the terminal's
-    size (the test runner's process may set them)."""
+    size (the test runner's process may set them). Ctrl-C is given back its default action in
+    the child: a test runner started as a shell's background job ignores SIGINT, and a child
+    inherits that (Python then installs no handler, and Ctrl-C would do nothing)."""
     cmd, argv = (
         (str(BIN), ["play", *args])
         if BIN.exists()
@@ -53,7 +56,12 @@ def spawn(*args: str, cwd: Path | None = None, dimensions: tuple[int, int] = (60
         dimensions=dimensions,
         cwd=str(cwd) if cwd else None,
         env=env,
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def text(s: str | None) -> str:
@@ -236,9 +244,10 @@ def test_save_is_replayable_and_load_resumes_at_the_same_position(tmp_path: Path
     assert cli.returncode == 0, cli.stderr
     assert f"Game not over after {len(data['moves'])} moves" in cli.stdout
 
-    child = spawn("--load", str(path))
+    # Loaded by a relative name: a long temporary folder would wrap the message's line.
+    child = spawn("--load", "game.json", cwd=tmp_path)
     screen = screen_until_prompt(child, "Alice> ")
-    assert f"Resumed {path}: {len(data['moves'])} moves replayed (round 1, turn 3)." in screen
+    assert f"Resumed game.json: {len(data['moves'])} moves replayed (round 1, turn 3)." in screen
     for line in render_site(state).splitlines():
         assert line.rstrip() in screen
 
@@ -251,7 +260,7 @@ def test_save_is_replayable_and_load_resumes_at_the_same_position(tmp_path: Path
     screen_until_prompt(child, "Alice> ")
     child.sendline("save")  # without a file name: back to the loaded file
     out = screen_until_prompt(child, "Alice> ")
-    assert f"Saved to {path}" in out
+    assert "Saved to game.json" in out
     child.sendeof()
     assert finish(child) == 0
     assert len(json.loads(path.read_text())["moves"]) > len(data["moves"])

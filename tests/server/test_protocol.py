@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 
 from quadropolis import ILLEGAL_MESSAGES, GameRecord, replay
 from quadropolis.bots import LEVELS
-from quadropolis.server.hub import TokenBucket
+from quadropolis.server.edges import TokenBucket
 
 # --- HTTP ---------------------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ from .routes.rules import rules_router
 from .service import GameService
 from .settings import Limits, Settings
 from .social import routes as social_routes
+from .social.chat import TableChat
 from .social.daily import DailyService
 from .social.rematch import RematchService
 from .social.storage import SocialStore
@@ -152,7 +153,8 @@ async def _runtime(settings: Settings) -> AsyncIterator[Runtime]:
     signups = SignupLimits(settings.limits.signups_per_hour, settings.limits.signups_per_day)
     accounts = AccountService(account_store, service, signups=signups)
     social = SocialStore(store.engine)
-    hub = Hub(service, settings.limits, social, accounts, env.audience)
+    chat = TableChat(social, settings.limits, service.clock)
+    hub = Hub(service, settings.limits, chat, accounts, env.audience)
     await env.start()
     daily = DailyService(social, service, account_store, settings.daily_formats)
     rematches = RematchService(social, service, hub.offer_rematch)

@@ -22,7 +22,9 @@ take to send its request's headers.
   game are involved (a crowd that reconnects as soon as it is refused cost a whole
   websocket session per attempt, and was the largest cost in the server's profile under the
   abuse load; the pause bounds how often each of its sockets can try). Keyed by the socket's
-  peer, so applied only when no proxy is trusted (behind one, limit handshakes there)."""
+  peer, so applied only when no proxy is trusted (behind one, limit handshakes there).
+- **Token buckets** (:class:`TokenBucket`): a rate with bursts on an injected clock, for the
+  websocket's messages per connection and the table chat's lines per seat and address."""
 
 from __future__ import annotations
 
@@ -220,3 +222,33 @@ def edge_protocol(seconds: float, handshakes: HandshakeLimit | None = None) -> t
                 self.transport.close()
 
     return EdgeProtocol
+
+
+class TokenBucket:
+    """``rate`` messages per second on average, ``burst`` at once."""
+
+    __slots__ = ("_last", "_tokens", "burst", "clock", "rate")
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def take(self) -> bool:
+        if not self.ready():
+            return False
+        self._tokens -= 1
+        return True
+
+    def ready(self) -> bool:
+        """Whether a message may go now (nothing is taken)."""
+        now = self.clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        return self._tokens >= 1
+
+    def full(self) -> bool:
+        """Whether it holds its whole burst again (it may be forgotten)."""
+        return self._tokens + (self.clock() - self._last) * self.rate >= self.burst

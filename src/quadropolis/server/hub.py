@@ -24,11 +24,11 @@ gets ``limit_reached`` and close code :data:`CLOSE_FULL`. At most
 the oldest). Connections holding one seat are capped too (``connections_per_seat``): a
 newer one closes the oldest with :data:`CLOSE_REPLACED`.
 
-**Table chat and rematch offers**: a seat holder's ``chat`` line is
-checked (protocol), rate-limited per seat and per client address across connections and
-reconnections (``Limits.chat_per_minute``, ``address_chat_per_minute``), stored with the
-game (its last lines kept: :mod:`.social.storage`) and sent to every connection of the game
-in this process; a connection gets the lines kept when it opens. A rematch asked for a finished
+**Table chat and rematch offers**: a ``chat`` line from a connection that still holds a seat
+is checked (protocol), handed to the table chat (:mod:`.social.chat`: rate-limited per seat
+and per client address across connections and reconnections, stored with the game) and sent
+to every connection of the game in this process; a connection gets the lines kept when it
+opens. A rematch asked for a finished
 game is offered to the connections holding its seats (:meth:`Hub.offer_rematch`).
 
 **Sending never blocks the server on one client.** Each connection has its own writer task.
@@ -45,7 +45,7 @@ import contextlib
 import json
 import logging
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -54,7 +54,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .audience import Audience
 from .clock import Clock
 from .data import ChatLine, Credential
-from .edges import client_key
+from .edges import TokenBucket, client_key
 from .errors import (
     Forbidden,
     InternalError,
@@ -66,7 +66,7 @@ from .errors import (
     Unavailable,
 )
 from .game import LiveGame, still_held
-from .ports import ChatStore, SessionAccounts
+from .ports import SessionAccounts, TableChat
 from .protocol import (
     COOKIE,
     Accepted,
@@ -101,60 +101,6 @@ CLOSE_NOT_FOUND: Final = 4404
 CLOSE_TOO_SLOW: Final = 4408
 CLOSE_REPLACED: Final = 4409
 CLOSE_FULL: Final = 4429
-#: Chat rate buckets (per seat, per address) a hub holds before forgetting the full ones.
-BUCKETS_KEPT: Final = 10_000
-
-
-class TokenBucket:
-    """``rate`` messages per second on average, ``burst`` at once."""
-
-    __slots__ = ("_last", "_tokens", "burst", "clock", "rate")
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.clock = clock
-        self._tokens = float(burst)
-        self._last = clock()
-
-    def take(self) -> bool:
-        if not self.ready():
-            return False
-        self._tokens -= 1
-        return True
-
-    def ready(self) -> bool:
-        """Whether a message may go now (nothing is taken)."""
-        now = self.clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        return self._tokens >= 1
-
-    def full(self) -> bool:
-        """Whether it holds its whole burst again (it may be forgotten)."""
-        return self._tokens + (self.clock() - self._last) * self.rate >= self.burst
-
-
-class Buckets:
-    """A :class:`TokenBucket` per key (a seat, an address), made on first use, whichever
-    connection uses it; the full ones are forgotten whenever the table has grown past
-    twice its size after the last clean-up (and :data:`BUCKETS_KEPT`)."""
-
-    def __init__(self, per_minute: float, burst: int, clock: Callable[[], float]) -> None:
-        self.per_minute = per_minute
-        self.burst = burst
-        self.clock = clock
-        self._buckets: dict[Any, TokenBucket] = {}
-        self._clean_at = BUCKETS_KEPT
-
-    def get(self, key: Any) -> TokenBucket:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= self._clean_at:
-                self._buckets = {k: b for k, b in self._buckets.items() if not b.full()}
-                self._clean_at = max(BUCKETS_KEPT, 2 * len(self._buckets))
-            bucket = self._buckets[key] = TokenBucket(self.per_minute / 60, self.burst, self.clock)
-        return bucket
 
 
 class Connection:
@@ -272,7 +218,7 @@ class Hub:
         self,
         service: GameService,
         limits: Limits,
-        social: ChatStore | None = None,
+        chat: TableChat | None = None,
         accounts: SessionAccounts | None = None,
         audience: Audience | None = None,
     ) -> None:
@@ -280,8 +226,8 @@ class Hub:
         #: Who is connected to each game (:mod:`.audience`): told of each connection here.
         self.audience = audience or Audience(service)
         self.limits = limits
-        #: Where the table chat is kept (``None``: no chat, ``chat`` is ``unavailable``).
-        self.social = social
+        #: The table chat (:mod:`.social.chat`; ``None``: no chat, ``chat`` is ``unavailable``).
+        self.chat = chat
         #: Accounts, for ``auth`` with ``account`` (``None``: refused).
         self.accounts = accounts
         #: Admitted connections (players and counted spectators), which get every push.
@@ -292,11 +238,6 @@ class Hub:
         self._waiting: dict[tuple[str, str], deque[Connection]] = {}
         #: Presence changes under way for seats connections no longer hold.
         self._departures: set[asyncio.Task[None]] = set()
-        #: Chat lines per seat (game, seat) and per client address, across connections.
-        self._seat_chat = Buckets(limits.chat_per_minute, limits.chat_burst, service.clock.monotonic)
-        self._address_chat = Buckets(
-            limits.address_chat_per_minute, limits.address_chat_burst, service.clock.monotonic
-        )
         self._handlers: dict[type[Message], Handler] = {
             Auth: self._on_auth,
             MoveMessage: self._on_move,
@@ -592,56 +533,29 @@ class Hub:
     async def _send_chat_history(self, conn: Connection) -> None:
         """The chat lines kept of the game (only when there are some: a game without chat
         costs its connections one small read, not a message)."""
-        if self.social is None:
+        if self.chat is None:
             return
-        try:
-            lines = await asyncio.to_thread(self.social.chat, conn.game_id)
-        except Exception:  # the chat is not worth refusing a connection for
-            log.exception("reading the chat of game %s", conn.game_id)
-            return
+        lines = await self.chat.history(conn.game_id)
         if lines:
             conn.send(ChatPush(game=conn.game_id, history=True, lines=[_entry(line) for line in lines]))
 
     async def _on_chat(self, conn: Connection, message: ChatMessage) -> None:
-        """A line of table chat from a seat holder: rate-limited per seat and address, stored (the
-        game keeps its last lines), then sent to every connection of the game in this process."""
-        if self.social is None:
+        """A line of table chat from a seat holder (the seats this connection still holds, as
+        the game decides), kept by the table chat, then sent to every connection of the
+        game in this process."""
+        if self.chat is None:
             raise Unavailable("this server keeps no table chat")
         game = await self.service.game(conn.game_id)
         held = still_held(game, conn.seats)
         if not held:
             raise Forbidden("only the players at the table may chat (spectators read it)")
-        self._count_chat(conn, held)
         seat = min(held)
-        line = ChatLine(seat, game.seats[seat].name, message.text, self.service.clock.time())
-        try:
-            await asyncio.to_thread(self.social.add_chat, conn.game_id, line)
-        except Exception:
-            log.exception("storing a chat line of game %s", conn.game_id)
-            raise Unavailable("the chat could not be stored; try again") from None
+        line = await self.chat.say(
+            conn.game_id, held, client_key(conn.address), seat, game.seats[seat].name, message.text
+        )
         push = ChatPush(game=conn.game_id, history=False, lines=[_entry(line)]).model_dump_json()
         for other in list(self._games.get(conn.game_id, ())):
             other.send_text(push)
-
-    def _count_chat(self, conn: Connection, held: Iterable[int]) -> None:
-        """Take a chat line from the buckets of every seat ``conn`` holds (``held``) and of its
-        address (all or none): ``rate_limited`` naming the limit if one is empty.
-        Reconnecting, or holding a seat on several connections, gives no new lines."""
-        seats = [self._seat_chat.get((conn.game_id, seat)) for seat in sorted(held)]
-        address = self._address_chat.get(client_key(conn.address))
-        limits = self.limits
-        if not all(bucket.ready() for bucket in seats):
-            raise RateLimited(
-                f"at most {limits.chat_per_minute:g} chat lines a minute per seat "
-                f"(bursts of {limits.chat_burst}), however many connections hold it"
-            )
-        if not address.ready():
-            raise RateLimited(
-                f"at most {limits.address_chat_per_minute:g} chat lines a minute from one "
-                f"address (bursts of {limits.address_chat_burst}), over all its seats and games"
-            )
-        for bucket in (*seats, address):
-            bucket.take()
 
     def offer_rematch(self, game_id: str, rematch: str, by: list[int]) -> None:
         """Tell the connections holding a seat of finished ``game_id`` that ``rematch`` waits

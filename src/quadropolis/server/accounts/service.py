@@ -27,7 +27,6 @@ import asyncio
 import hashlib
 import math
 import secrets
-import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,14 +84,15 @@ class AccountService:
         store: AccountStore,
         games: GameService,
         limits: LoginLimits | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         signups: SignupLimits | None = None,
     ) -> None:
         self.store = store
         self.games = games
-        self.clock = clock
+        #: Wall time: the game service's clock unless one is given.
+        self.clock = clock or games.clock.time
         self.signups = signups or SignupLimits()
-        self.guard = LoginGuard(limits)
+        self.guard = LoginGuard(limits, games.clock.monotonic)
         self._passwords = Passwords(max_length=PASSWORD_MAX)
         self._dummy = self._passwords.hash_now(secrets.token_urlsafe(16))
 

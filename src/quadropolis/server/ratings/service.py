@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,12 +68,13 @@ class RatingService:
         store: RatingStore,
         games: GameService,
         accounts: AccountStore,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.accounts = accounts
-        self.clock = clock
+        #: Wall time: the game service's clock unless one is given.
+        self.clock = clock or games.clock.time
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._backlog: asyncio.Task[None] | None = None

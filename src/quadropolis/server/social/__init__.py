@@ -1,4 +1,5 @@
 """The social features: the daily challenge (:mod:`.daily`), rematches (:mod:`.rematch`),
-their and the table chat's repository (:mod:`.storage`) and their HTTP routes
-(:mod:`.routes`; the chat itself is a websocket message of :mod:`quadropolis.server.hub`).
+the table chat (:mod:`.chat`; its lines come and go as websocket messages of
+:mod:`quadropolis.server.hub`), their repository (:mod:`.storage`) and their HTTP routes
+(:mod:`.routes`).
 A feature above the game server's core: it imports the core, the core never imports it."""

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any, Final, TypeVar
@@ -88,7 +87,7 @@ class DailyService:
         games: GameService,
         accounts: AccountStore,
         formats: tuple[str, ...] = DAILY_FORMATS,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         for text in formats:
             parse_daily_format(text)
@@ -98,7 +97,8 @@ class DailyService:
         self.games = games
         self.accounts = accounts
         self.formats = formats
-        self.clock = clock
+        #: Wall time: the game service's clock unless one is given.
+        self.clock = clock or games.clock.time
         #: Games known not to play a day's deal: their entry, if any, is stored before the
         #: game's id is handed out, so a game found without one never gets one.
         self._not_dealt: dict[str, None] = {}
