@@ -27,7 +27,7 @@ from fastapi import Cookie, Depends, Header
 from starlette.requests import HTTPConnection, Request
 
 from .accounts.service import AccountService
-from .data import AccountData
+from .data import AccountData, Credential
 from .edges import RateLimits, client_key
 from .errors import Forbidden, NotLoggedIn
 from .hub import Hub
@@ -134,6 +134,17 @@ def bearer(authorization: str | None) -> str:
     return token.strip()
 
 
+def action_token(client: ClientDep, rates: RatesDep, authorization: Authorization = None) -> str:
+    """The seat's token of an action over HTTP (a move, an undo, cancelling, leaving,
+    resigning), once the client's action rate allows one more (``rate_limited``); then
+    ``forbidden`` without a Bearer token."""
+    rates.action(client)
+    return bearer(authorization)
+
+
+ActionTokenDep = Annotated[str, Depends(action_token)]
+
+
 # --- the session cookie ------------------------------------------------------------------
 
 SessionId = Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)]
@@ -180,6 +191,24 @@ def viewer(request: Request) -> Viewer:
         return None if found is None else found.id
 
     return account
+
+
+async def watched_seats(
+    game_id: str, request: Request, service: GamesDep, authorization: Authorization = None
+) -> dict[int, Credential]:
+    """The seats of ``game_id`` the Bearer token holds (``forbidden`` if it holds none);
+    without one, the caller must be allowed to watch the game (the daily challenge hides its
+    day's games: :meth:`.service.GameService.check_watch`). ``not_found`` if there is no such
+    game."""
+    await service.game(game_id)
+    if authorization is not None:
+        return dict(await service.authenticate(game_id, [bearer(authorization)]))
+    await service.check_watch(game_id, viewer(request))
+    return {}
+
+
+#: The seats a request reading a game holds (none: a spectator allowed to watch).
+SeatsDep = Annotated[dict[int, Credential], Depends(watched_seats)]
 
 
 # --- seat links ----------------------------------------------------------------------------

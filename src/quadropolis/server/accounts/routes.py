@@ -27,7 +27,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field
 
-from ..data import OVER, WAITING, AccountData
+from ..data import OVER, WAITING, AccountData, AccountProof
 from ..deps import (
     ERRORS,
     AccountDep,
@@ -238,33 +238,29 @@ async def _id_of(account: AccountData) -> int | None:
     return account.id
 
 
-@changes.post("/me/games/{game_id}/moves", tags=["my games"])
-async def move(
-    game_id: str,
-    body: ActRequest,
-    client: ClientDep,
-    account: AccountDep,
-    service: AccountsDep,
-    rates: RatesDep,
-) -> ActionDone:
-    """Play a move in a seat the account holds, against the game at ``version``."""
+def account_action(
+    client: ClientDep, account: AccountDep, service: AccountsDep, rates: RatesDep
+) -> AccountProof:
+    """What the logged-in account acts with (a move, an undo), once the client's action rate
+    allows one more (``rate_limited``); the game service checks it against the seat."""
     rates.action(client)
-    action = await service.games.act(game_id, body.seat, service.proof(account), body.version, body.move)
+    return service.proof(account)
+
+
+AccountActionDep = Annotated[AccountProof, Depends(account_action)]
+
+
+@changes.post("/me/games/{game_id}/moves", tags=["my games"])
+async def move(game_id: str, body: ActRequest, proof: AccountActionDep, service: AccountsDep) -> ActionDone:
+    """Play a move in a seat the account holds, against the game at ``version``."""
+    action = await service.games.act(game_id, body.seat, proof, body.version, body.move)
     return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="move", move=action.move)
 
 
 @changes.post("/me/games/{game_id}/undo", tags=["my games"])
-async def undo(
-    game_id: str,
-    body: UndoRequest,
-    client: ClientDep,
-    account: AccountDep,
-    service: AccountsDep,
-    rates: RatesDep,
-) -> ActionDone:
+async def undo(game_id: str, body: UndoRequest, proof: AccountActionDep, service: AccountsDep) -> ActionDone:
     """Take back the last action of a seat the account holds."""
-    rates.action(client)
-    action = await service.games.undo(game_id, body.seat, service.proof(account), body.version)
+    action = await service.games.undo(game_id, body.seat, proof, body.version)
     return ActionDone(game=game_id, version=action.version, seat=action.seat, kind="undo")
 
 

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 
-from ..data import OVER, PLAYING, WAITING, Credential, GameSummary
+from ..data import OVER, PLAYING, WAITING, GameSummary
 from ..deps import (
     ERROR_RESPONSES,
-    Authorization,
+    ActionTokenDep,
     ClientDep,
     GamesDep,
     RatesDep,
     RecordsDep,
-    bearer,
+    SeatsDep,
     created,
     seat_link,
-    viewer,
 )
 from ..protocol import (
     Created,
@@ -31,22 +30,8 @@ from ..protocol import (
     SeatRequest,
     SeatSummary,
 )
-from ..service import GameService
 
 router = APIRouter(prefix="/api/games", responses=ERROR_RESPONSES, tags=["games"])
-
-
-async def seats_or_watch(
-    service: GameService, request: Request, game_id: str, authorization: str | None
-) -> dict[int, Credential]:
-    """The seats of ``game_id`` the Bearer token holds (``forbidden`` if it holds none);
-    without one, the caller must be allowed to watch the game (the daily challenge hides its
-    day's games: :meth:`GameService.check_watch`). ``not_found`` if there is no such game."""
-    await service.game(game_id)
-    if authorization is not None:
-        return dict(await service.authenticate(game_id, [bearer(authorization)]))
-    await service.check_watch(game_id, viewer(request))
-    return {}
 
 
 def _entry(s: GameSummary) -> GameListEntry:
@@ -94,12 +79,9 @@ async def list_games(
 
 
 @router.get("/{game_id}")
-async def game_view(
-    game_id: str, request: Request, service: GamesDep, authorization: Authorization = None
-) -> dict[str, Any]:
+async def game_view(game_id: str, seats: SeatsDep, service: GamesDep) -> dict[str, Any]:
     """The game as a spectator sees it, or as a seat's player with its Bearer token."""
-    game = await service.game(game_id)
-    return service.view(game, await seats_or_watch(service, request, game_id, authorization))
+    return service.view(await service.game(game_id), seats)
 
 
 @router.post("/{game_id}/seats/{seat}")
@@ -113,45 +95,26 @@ async def join(
 
 
 @router.delete("/{game_id}")
-async def cancel(
-    game_id: str, client: ClientDep, service: GamesDep, rates: RatesDep, authorization: Authorization = None
-) -> GameStatus:
+async def cancel(game_id: str, token: ActionTokenDep, service: GamesDep) -> GameStatus:
     """Cancel a game still waiting for players (the Bearer token of a seat its creator
     took): it leaves the lobby, status ``cancelled``. ``game_started`` once it has started."""
-    rates.action(client)
-    await service.cancel(game_id, bearer(authorization))
+    await service.cancel(game_id, token)
     return GameStatus(game=game_id, status="cancelled")
 
 
 @router.post("/{game_id}/leave")
-async def leave(
-    game_id: str,
-    body: SeatRequest,
-    client: ClientDep,
-    service: GamesDep,
-    rates: RatesDep,
-    authorization: Authorization = None,
-) -> GameStatus:
+async def leave(game_id: str, body: SeatRequest, token: ActionTokenDep, service: GamesDep) -> GameStatus:
     """Leave a game still waiting for players: the seat (its token as Bearer) is open
     again and the token holds nothing any more."""
-    rates.action(client)
-    await service.leave(game_id, body.seat, bearer(authorization))
+    await service.leave(game_id, body.seat, token)
     return GameStatus(game=game_id, status=(await service.game(game_id)).status)
 
 
 @router.post("/{game_id}/resign")
-async def resign(
-    game_id: str,
-    body: SeatRequest,
-    client: ClientDep,
-    service: GamesDep,
-    rates: RatesDep,
-    authorization: Authorization = None,
-) -> GameStatus:
+async def resign(game_id: str, body: SeatRequest, token: ActionTokenDep, service: GamesDep) -> GameStatus:
     """Resign a running game, a forfeit: the resigner is placed last. A game of 2 players,
     or one where no person holds a seat any more, ends at once (``over``); otherwise a bot
     plays the seat to the end (the table's takeover level if it allows takeover, else the
     weakest level) and the others play on."""
-    rates.action(client)
-    status = await service.resign(game_id, body.seat, bearer(authorization))
+    status = await service.resign(game_id, body.seat, token)
     return GameStatus(game=game_id, status=status)

@@ -5,24 +5,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
-from ..deps import ERROR_RESPONSES, Authorization, ClientDep, GamesDep, RecordsDep, bearer
+from ..deps import ERROR_RESPONSES, Authorization, ClientDep, GamesDep, RecordsDep, bearer, watched_seats
 from ..protocol import MovesSoFar, RecordAt
-from .games import seats_or_watch
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES, tags=["records"])
 
 
-@router.get("/games/{game_id}/moves")
-async def moves(
-    game_id: str, request: Request, service: GamesDep, authorization: Authorization = None
-) -> MovesSoFar:
+@router.get("/games/{game_id}/moves", dependencies=[Depends(watched_seats)])
+async def moves(game_id: str, service: GamesDep) -> MovesSoFar:
     """The moves in effect so far and every accepted action (undone ones included); the
     configuration without its seed."""
     game = await service.game(game_id)
-    await seats_or_watch(service, request, game_id, authorization)
     config = game.config.to_json()
     del config["seed"]
     return MovesSoFar(
@@ -47,17 +43,10 @@ async def moves(
     )
 
 
-@router.get("/games/{game_id}/record")
-async def record(
-    game_id: str,
-    request: Request,
-    service: GamesDep,
-    records: RecordsDep,
-    authorization: Authorization = None,
-) -> JSONResponse:
+@router.get("/games/{game_id}/record", dependencies=[Depends(watched_seats)])
+async def record(game_id: str, records: RecordsDep) -> JSONResponse:
     """The finished game's ``quadropolis-game/1`` record, seed included (``quadropolis
     replay`` accepts it); ``not_over`` while the game runs."""
-    await seats_or_watch(service, request, game_id, authorization)
     data = await records.record(game_id)
     return JSONResponse(
         data,
@@ -73,12 +62,10 @@ async def replay(body: RecordAt, records: RecordsDep) -> dict[str, Any]:
     return await records.replay(body.record, body.at)
 
 
-@router.get("/games/{game_id}/analysis")
+@router.get("/games/{game_id}/analysis", dependencies=[Depends(watched_seats)])
 async def analysis(
     game_id: str,
-    request: Request,
     client: ClientDep,
-    service: GamesDep,
     records: RecordsDep,
     at: Annotated[int | None, Query(ge=0, le=100_000)] = None,
     authorization: Authorization = None,
@@ -87,7 +74,6 @@ async def analysis(
     (default: all). While the game runs: a seat's Bearer token, a table that allows
     analysis, and the current position only; once over: anyone, any position."""
     token = None if authorization is None else bearer(authorization)
-    await seats_or_watch(service, request, game_id, authorization)
     return await records.analysis(game_id, at, token, client)
 
 

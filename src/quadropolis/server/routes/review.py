@@ -4,43 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends
 
-from ..deps import ERROR_RESPONSES, Authorization, ClientDep, GamesDep, RecordsDep
+from ..deps import ERROR_RESPONSES, ClientDep, RecordsDep, watched_seats
 from ..protocol import RecordBody
-from .games import seats_or_watch
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES, tags=["records"])
 
 
-@router.post("/games/{game_id}/review")
-async def start_review(
-    game_id: str,
-    request: Request,
-    client: ClientDep,
-    service: GamesDep,
-    records: RecordsDep,
-    authorization: Authorization = None,
-) -> dict[str, Any]:
+@router.post("/games/{game_id}/review", dependencies=[Depends(watched_seats)])
+async def start_review(game_id: str, client: ClientDep, records: RecordsDep) -> dict[str, Any]:
     """Start the post-game review of a finished game (or follow the one under way, or
     get the stored one): ``{"type": "review", "status": "running", "done", "total"}`` or
     ``"status": "done"`` with ``review``. Poll it at least every 30 s, or it stops."""
-    await seats_or_watch(service, request, game_id, authorization)
     return await records.review(game_id, client, start=True)
 
 
-@router.get("/games/{game_id}/review")
-async def review(
-    game_id: str,
-    request: Request,
-    client: ClientDep,
-    service: GamesDep,
-    records: RecordsDep,
-    authorization: Authorization = None,
-) -> dict[str, Any]:
+@router.get("/games/{game_id}/review", dependencies=[Depends(watched_seats)])
+async def review(game_id: str, client: ClientDep, records: RecordsDep) -> dict[str, Any]:
     """The review's progress (``running``), the stored review (``done``), ``failed`` once
     after a failure, or ``none`` (never started: POST to start it)."""
-    await seats_or_watch(service, request, game_id, authorization)
     return await records.review(game_id, client, start=False)
 
 
