@@ -12,13 +12,19 @@ rules core at the bottom, then the authority, storage and broker, then the trans
 - :mod:`.game` — a game in memory, rebuilt by replaying its stored history with the engine;
   :mod:`.data` — the plain values (game, seats, actions) it and the storage share.
 - :mod:`.views` — the one function deciding what a seat holder or spectator sees.
-- :mod:`.storage` — SQLAlchemy models and repository; :mod:`.writer` — group commit of
-  actions; :mod:`.migrations` — Alembic.
+- :mod:`.schema` — every table (SQLAlchemy models, one metadata); :mod:`.storage` — the
+  games' repository; :mod:`.writer` — group commit of actions; :mod:`.migrations` — Alembic.
 - :mod:`.broker` — "game changed" notices: in-process, or Redis pub/sub across processes.
 - :mod:`.bot_pool` — bot decisions in worker processes; :mod:`.protocol` — typed messages;
   :mod:`.errors` — the error codes; :mod:`.settings` — settings and limits.
-- :mod:`.hub` (websocket connections) and :mod:`.app` (FastAPI: HTTP API, websocket
-  endpoint, static files) — the transport; :mod:`.command` — ``quadropolis serve``.
+- :mod:`.hub` (websocket connections), :mod:`.routes` (the core's HTTP routes, one
+  ``APIRouter`` per area), :mod:`.deps` (the runtime and what every route depends on) and
+  :mod:`.app` (the app factory, lifespan, middleware, error handlers) — the transport;
+  :mod:`.command` — ``quadropolis serve``.
+- The features, above the core (which imports none of them; :mod:`.ports` says what it asks
+  of those handed to it), each a folder with its rules, service, storage and routes:
+  :mod:`.accounts`, :mod:`.ratings`, :mod:`.social` (the daily challenge, rematches, the
+  table chat).
 
 May import the standard library, the rules core, the public API of :mod:`quadropolis.bots`,
 the shared option helpers :mod:`quadropolis.cli.options`, and the ``web`` extra (FastAPI,
