@@ -12,29 +12,26 @@ written as the attacker, against a real server process on SQLite and on PostgreS
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import pytest
-from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, logged_in
+from server_helpers import Client, Server, bearer, create, error_of, logged_in, play_seats
+from service_helpers import hotseat_game, run_on_manual_clock
 from sqlalchemy import text
 from websockets.sync.client import connect
 
-from quadropolis.server.bot_pool import BotPool, new_executor
 from quadropolis.server.clock import ManualClock
 from quadropolis.server.data import EXPIRED
 from quadropolis.server.env import Env
 from quadropolis.server.errors import GameOver, ServerError, UndoRefused
 from quadropolis.server.game import LiveGame
-from quadropolis.server.protocol import CreateGame
 from quadropolis.server.service import GameService
 from quadropolis.server.settings import Limits
 from quadropolis.server.social.storage import SocialStore
@@ -46,38 +43,39 @@ PASSWORD = "correct horse battery"
 SCALE = 0.05
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp(f"abuse-daily-{request.param}")
-    args = ("--games-per-client", "1000", *GENEROUS, "--daily-formats", "classic-2")
-    with database(request.param, tmp) as url, Server(url, tmp, *args) as s:
-        yield s
-
-
 @pytest.fixture(scope="module")
-def executor() -> Iterator[ProcessPoolExecutor]:
-    pool = new_executor(1)
-    yield pool
-    pool.shutdown(cancel_futures=True)
+def server(daily_server: Server) -> Server:
+    """The module's server, on each database kind, its daily challenge classic-2."""
+    return daily_server
 
 
-@contextlib.asynccontextmanager
-async def clocked(url: str, executor: ProcessPoolExecutor, clock: ManualClock) -> AsyncIterator[Env]:
-    """The game side of a server on ``url`` whose minute per move lasts 3 s and whose running
-    games expire after 2 s without a person acting (a clocked one after 3 times its time per
-    move: 9 s), its time on ``clock``; its sweeper never comes round: the tests run the
-    clocks and expiry themselves."""
-    store = Store(url)
-    await asyncio.to_thread(store.upgrade)
-    limits = Limits(games_per_client=1000, clock_scale=SCALE, playing_expiry=2)
-    bots = BotPool(1, executor=executor)
-    env = Env.build(store, bots=bots, limits=limits, sweep_seconds=1e6, clock=clock)
-    await env.start()
-    try:
-        yield env
-    finally:
-        await env.close()
-        store.close()
+#: A clock test's body: given the game side, its clock, a game and the token of its seat 0.
+ClockedTest = Callable[[Env, ManualClock, LiveGame, str], Awaitable[None]]
+
+
+class RunClocked(Protocol):
+    """What the :func:`run_clocked` fixture gives: runs a clock test, ``move_time`` per move."""
+
+    def __call__(self, test: ClockedTest, move_time: float | None = None) -> None: ...
+
+
+@pytest.fixture()
+def run_clocked(db_url: str, executor: ProcessPoolExecutor) -> RunClocked:
+    """Runs a test on the game side of a server on ``db_url`` whose minute per move lasts 3 s
+    and whose running games expire after 2 s without a person acting (a clocked one after 3
+    times its time per move: 9 s), its time on a manual clock; its sweeper never comes round:
+    the tests run the clocks and expiry themselves. The test is given a new game of two whose
+    seats Ann holds both (``move_time`` per move) and the token of its seat 0."""
+
+    def run(test: ClockedTest, move_time: float | None = None) -> None:
+        async def with_game(env: Env, clock: ManualClock) -> None:
+            game, tokens = await hotseat_game(env.service, move_time)
+            await test(env, clock, game, tokens[0])
+
+        limits = Limits(games_per_client=1000, clock_scale=SCALE, playing_expiry=2)
+        run_on_manual_clock(db_url, with_game, executor, limits)
+
+    return run
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -93,18 +91,7 @@ def start_daily(client: httpx.Client) -> tuple[str, str]:
 
 def play_to_end(http: httpx.Client, game: str, token: str) -> dict[str, Any]:
     """Play seat 0's first legal move whenever it is to move (bots play the others)."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        view: dict[str, Any] = http.get(f"/api/games/{game}", headers=bearer(token)).json()
-        if view["status"] == "over":
-            return view
-        if view["to_move"] != 0:
-            time.sleep(0.02)
-            continue
-        body = {"seat": 0, "version": view["version"], "move": view["legal_moves"][0]}
-        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(token))
-        assert r.status_code in (200, 409), r.text
-    raise AssertionError("the game did not end")
+    return play_seats(http, game, {0: token})
 
 
 def todays_seed(server: Server) -> int:
@@ -393,89 +380,63 @@ async def the_clock_plays_seat_0(env: Env, clock: ManualClock, game: LiveGame, d
     assert first.seat == 0 and first.created_at >= deadline
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_taking_and_undoing_does_not_restart_the_clock(
-    kind: str, tmp_path: Path, executor: ProcessPoolExecutor
-) -> None:
-    async def go(url: str) -> None:
-        clock = ManualClock()
-        async with clocked(url, executor, clock) as env:
-            service = env.service
-            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1], move_time=60), "c")
-            game, token = await service.game(new.game), new.tokens[0]
-            deadline = game.deadline
-            assert deadline is not None and game.to_move == 0
-            for _ in range(6):  # a take and its undo, again and again, as the turn's time runs
-                after = await take_and_undo(service, game, token)
-                assert after is not None
-                taken, undone = after
-                # The turn's deadline stays where it was while its build is due, and an undo
-                # gives it back as it was (a take landing on no building hands the turn over).
-                if taken["to_move"] == 0:
-                    assert taken["clock"]["deadline"] == deadline
-                assert undone["clock"]["deadline"] == deadline
-                await clock.advance(0.4)
-            await the_clock_plays_seat_0(env, clock, game, deadline)
-            # The clock's move is not the seat's to take back (the turn would be given back).
-            await service.idle()
-            with pytest.raises(UndoRefused, match="clock"):
-                await service.undo(new.game, 0, token, game.version)
+def test_taking_and_undoing_does_not_restart_the_clock(run_clocked: RunClocked) -> None:
+    async def go(env: Env, clock: ManualClock, game: LiveGame, token: str) -> None:
+        service = env.service
+        deadline = game.deadline
+        assert deadline is not None and game.to_move == 0
+        for _ in range(6):  # a take and its undo, again and again, as the turn's time runs
+            after = await take_and_undo(service, game, token)
+            assert after is not None
+            taken, undone = after
+            # The turn's deadline stays where it was while its build is due, and an undo
+            # gives it back as it was (a take landing on no building hands the turn over).
+            if taken["to_move"] == 0:
+                assert taken["clock"]["deadline"] == deadline
+            assert undone["clock"]["deadline"] == deadline
+            await clock.advance(0.4)
+        await the_clock_plays_seat_0(env, clock, game, deadline)
+        # The clock's move is not the seat's to take back (the turn would be given back).
+        await service.idle()
+        with pytest.raises(UndoRefused, match="clock"):
+            await service.undo(game.id, 0, token, game.version)
 
-    with database(kind, tmp_path) as url:
-        asyncio.run(go(url))
+    run_clocked(go, move_time=60)
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_handing_the_turn_over_and_taking_it_back_does_not_restart_the_clock(
-    kind: str, tmp_path: Path, executor: ProcessPoolExecutor
-) -> None:
-    async def go(url: str) -> None:
-        clock = ManualClock()
-        async with clocked(url, executor, clock) as env:
-            service = env.service
-            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1], move_time=60), "c")
-            game, token = await service.game(new.game), new.tokens[0]
-            deadline = game.deadline
-            assert deadline is not None
-            handed = 0
-            for _ in range(6):  # a hand-over and its undo, again and again, as the turn's time runs
-                await clock.advance(0.4)
-                after = await take_and_undo(service, game, token, hand_over=True)
-                assert after is not None
-                taken, undone = after
-                if taken["to_move"] == 1:  # seat 1's turn, with a time of its own
-                    handed += 1
-                    assert taken["clock"]["deadline"] > deadline
-                # Taken back, seat 0's turn has its own deadline again, not a later one.
-                assert undone["clock"]["deadline"] == deadline
-            assert handed > 0
-            await the_clock_plays_seat_0(env, clock, game, deadline)
+def test_handing_the_turn_over_and_taking_it_back_does_not_restart_the_clock(run_clocked: RunClocked) -> None:
+    async def go(env: Env, clock: ManualClock, game: LiveGame, token: str) -> None:
+        deadline = game.deadline
+        assert deadline is not None
+        handed = 0
+        for _ in range(6):  # a hand-over and its undo, again and again, as the turn's time runs
+            await clock.advance(0.4)
+            after = await take_and_undo(env.service, game, token, hand_over=True)
+            assert after is not None
+            taken, undone = after
+            if taken["to_move"] == 1:  # seat 1's turn, with a time of its own
+                handed += 1
+                assert taken["clock"]["deadline"] > deadline
+            # Taken back, seat 0's turn has its own deadline again, not a later one.
+            assert undone["clock"]["deadline"] == deadline
+        assert handed > 0
+        await the_clock_plays_seat_0(env, clock, game, deadline)
 
-    with database(kind, tmp_path) as url:
-        asyncio.run(go(url))
+    run_clocked(go, move_time=60)
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_taking_and_undoing_does_not_keep_an_idle_game_from_expiring(
-    kind: str, tmp_path: Path, executor: ProcessPoolExecutor
-) -> None:
-    async def go(url: str) -> None:
-        clock = ManualClock()
-        async with clocked(url, executor, clock) as env:
-            service = env.service
-            # No clock: it expires 2 s after its last move in effect.
-            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
-            game, token = await service.game(new.game), new.tokens[0]
-            for _ in range(4):  # 1.5 s of takes and undos: no move in effect, but not yet idle 2 s
-                assert await take_and_undo(service, game, token) is not None
-                await clock.advance(0.5)
-                assert await env.timers.expire() == []
+def test_taking_and_undoing_does_not_keep_an_idle_game_from_expiring(run_clocked: RunClocked) -> None:
+    async def go(env: Env, clock: ManualClock, game: LiveGame, token: str) -> None:
+        service = env.service
+        for _ in range(4):  # 1.5 s of takes and undos: no move in effect, but not yet idle 2 s
             assert await take_and_undo(service, game, token) is not None
-            await clock.advance(0.6)  # 2.1 s after the start, the last move in effect
-            assert await env.timers.expire() == [new.game]
-            assert game.status == EXPIRED
-            with pytest.raises(GameOver):
-                await service.undo(new.game, 0, token, game.version)
+            await clock.advance(0.5)
+            assert await env.timers.expire() == []
+        assert await take_and_undo(service, game, token) is not None
+        await clock.advance(0.6)  # 2.1 s after the start, the last move in effect
+        assert await env.timers.expire() == [game.id]
+        assert game.status == EXPIRED
+        with pytest.raises(GameOver):
+            await service.undo(game.id, 0, token, game.version)
 
-    with database(kind, tmp_path) as url:
-        asyncio.run(go(url))
+    run_clocked(go)  # no clock: it expires 2 s after its last move in effect

@@ -10,16 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
-from server_helpers import database, insert_old_game
+from server_helpers import insert_old_game
+from service_helpers import act_first_legal, started_env
 
 from quadropolis.phases import TAKE
-from quadropolis.server.bot_pool import BotPool, new_executor
 from quadropolis.server.clock import ManualClock
 from quadropolis.server.data import EXPIRED, PLAYING, WAITING, GameData, SeatData
 from quadropolis.server.env import Env
@@ -33,34 +32,11 @@ from quadropolis.server.storage import Store
 SCALE = 0.02
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def executor() -> Iterator[ProcessPoolExecutor]:
-    pool = new_executor(1)
-    yield pool
-    pool.shutdown(cancel_futures=True)
-
-
-@contextlib.asynccontextmanager
-async def running(
+def running(
     url: str, executor: ProcessPoolExecutor, clock: ManualClock, scale: float = SCALE
-) -> AsyncIterator[Env]:
+) -> contextlib.AbstractAsyncContextManager[Env]:
     """The service and its timers, started, on ``clock``."""
-    store = Store(url)
-    await asyncio.to_thread(store.upgrade)
-    bots = BotPool(1, executor=executor)
-    env = Env.build(store, bots=bots, limits=Limits(clock_scale=scale), sweep_seconds=0.05, clock=clock)
-    await env.start()
-    try:
-        yield env
-    finally:
-        await env.close()
-        store.close()
+    return started_env(url, executor, Limits(clock_scale=scale), clock)
 
 
 def hotseat(move_time: float | None = 60) -> CreateGame:
@@ -73,6 +49,20 @@ async def wait_for(predicate: object, seconds: float) -> None:
     while not predicate():  # type: ignore[operator]
         assert time.monotonic() < end, "timed out"
         await asyncio.sleep(0.05)
+
+
+def count_looks(store: Store) -> Callable[[], int]:
+    """Count the clocks' looks at ``store`` (``due_clocks`` calls) from now on; the count's reader."""
+    due_clocks = store.due_clocks
+    looks = 0
+
+    def counted(now: float) -> tuple[list[str], float | None]:
+        nonlocal looks
+        looks += 1
+        return due_clocks(now)
+
+    store.due_clocks = counted  # type: ignore[method-assign]
+    return lambda: looks
 
 
 def test_the_bot_plays_the_move_whose_time_ran_out(db_url: str, executor: ProcessPoolExecutor) -> None:
@@ -111,10 +101,7 @@ async def the_next_turn_has_its_own_time(service: GameService, new: NewGame, fir
     # move that hands the turn over starts the next one's.
     turn_deadline = game.deadline
     while game.state.phase != TAKE or game.to_move == 1:
-        seat = game.to_move
-        assert seat is not None
-        move = service.view(game)["legal_moves"][0]
-        action = await service.act(new.game, seat, new.tokens[seat], game.version, move)
+        action = await act_first_legal(service, game, new.tokens)
         assert action.actor == "player"
         if game.state.phase == TAKE:
             assert game.deadline == pytest.approx(action.created_at + 1.2)
@@ -163,20 +150,12 @@ def test_the_clock_of_a_game_started_by_a_join_runs_out(db_url: str, executor: P
         clock = ManualClock()
         async with running(db_url, executor, clock) as env:
             service = env.service
-            looks = 0
-            due_clocks = service.store.due_clocks
-
-            def counted(now: float) -> tuple[list[str], float | None]:
-                nonlocal looks
-                looks += 1
-                return due_clocks(now)
-
-            service.store.due_clocks = counted  # type: ignore[method-assign]
+            looks = count_looks(service.store)
             new = await service.create(CreateGame(players=2, name="Ann", move_time=60), "c")
             game = await service.game(new.game)
             await service.join(new.game, 1, "Bob")
             assert game.deadline is not None
-            await wait_for(lambda: looks >= 1, 10)  # the join woke the clocks, which looked
+            await wait_for(lambda: looks() >= 1, 10)  # the join woke the clocks, which looked
             await clock.advance(1.3)  # the clocks wake at the deadline, not CLOCK_POLL later
             await wait_for(lambda: game.version >= 1, 10)
             assert game.log[0].actor == "clock"
@@ -193,23 +172,15 @@ def test_creating_or_joining_a_game_without_a_clock_does_not_wake_the_clocks(
     async def go() -> None:
         async with running(db_url, executor, ManualClock()) as env:
             service = env.service
-            looks = 0
-            due_clocks = service.store.due_clocks
-
-            def counted(now: float) -> tuple[list[str], float | None]:
-                nonlocal looks
-                looks += 1
-                return due_clocks(now)
-
             await asyncio.sleep(0.2)  # the clocks' first look, at the start
-            service.store.due_clocks = counted  # type: ignore[method-assign]
+            looks = count_looks(service.store)
             new = await service.create(CreateGame(players=2, name="Ann"), "c")
             await service.create(hotseat(None), "c")
             await service.join(new.game, 1, "Bob")
             await asyncio.sleep(0.3)
-            assert looks == 0
+            assert looks() == 0
             await service.create(hotseat(), "c")
-            await wait_for(lambda: looks == 1, 5)
+            await wait_for(lambda: looks() == 1, 5)
 
     asyncio.run(go())
 

@@ -7,17 +7,15 @@ upgraded without losing a game. Expiry's timing is tested in process on the real
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
 from alembic.script import ScriptDirectory
 from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, hotseat
+from service_helpers import act_first_legal, hotseat_game, run_on_manual_clock
 from sqlalchemy import text
 
 from quadropolis.server.clock import ManualClock
@@ -125,105 +123,65 @@ def test_when_the_last_person_resigns_the_game_ends_with_the_resigners_last(http
     assert http.get(f"/api/games/{game}/record").json()["result"]["forfeits"] == [2, 0, 1]
 
 
-@contextlib.asynccontextmanager
-async def in_process(url: str, clock: ManualClock, limits: Limits) -> AsyncIterator[Env]:
-    """The game side of a server on ``url`` (the real store), its time on ``clock``; its
-    sweeper never comes round (a million seconds): the tests run expiry themselves."""
-    store = Store(url)
-    await asyncio.to_thread(store.upgrade)
-    env = Env.build(store, limits=limits, sweep_seconds=1e6, clock=clock)
-    await env.start()
-    try:
-        yield env
-    finally:
-        await env.close()
-        store.close()
-
-
 async def waiting_ids(env: Env) -> set[str]:
     return {g.id for g in await env.records.summaries(WAITING, 200)}
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_idle_games_expire_and_leave_the_quota(kind: str, tmp_path: Path) -> None:
+def test_idle_games_expire_and_leave_the_quota(db_url: str) -> None:
     """In process on the real store, time passing on a manual clock (a server process's
-    own clock is never replaced)."""
+    own clock is never replaced); its sweeper never comes round: the test runs expiry."""
 
-    async def go(url: str) -> None:
-        clock = ManualClock()
-        limits = Limits(games_per_client=2, waiting_expiry=3, playing_expiry=5)
-        async with in_process(url, clock, limits) as env:
-            service = env.service
-            waiting = (await service.create(CreateGame(players=2, name="Ann"), "c")).game
-            running = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
-            with pytest.raises(LimitReached) as refused:
-                await service.create(CreateGame(players=2, name="Ann"), "c")
-            message = str(refused.value)
-            assert "cancel" in message and "resign" in message and "expires after 3 seconds" in message
-            assert waiting in await waiting_ids(env)
-            await clock.advance(3.5)
-            assert waiting not in await waiting_ids(env)  # idle too long: out of the lobby and quota
-            await service.create(CreateGame(players=2, name="Ann"), "c")  # room for one again
-            assert (await service.game(running.game)).status == PLAYING
-            await clock.advance(2.0)
-            assert sorted(await env.timers.expire()) == sorted([waiting, running.game])
-            assert (await service.game(waiting)).status == EXPIRED
-            assert (await service.game(running.game)).status == EXPIRED
-            with pytest.raises(GameOver):
-                await service.act(running.game, 0, running.tokens[0], 0, "1T1")
+    async def go(env: Env, clock: ManualClock) -> None:
+        service = env.service
+        waiting = (await service.create(CreateGame(players=2, name="Ann"), "c")).game
+        running = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
+        with pytest.raises(LimitReached) as refused:
+            await service.create(CreateGame(players=2, name="Ann"), "c")
+        message = str(refused.value)
+        assert "cancel" in message and "resign" in message and "expires after 3 seconds" in message
+        assert waiting in await waiting_ids(env)
+        await clock.advance(3.5)
+        assert waiting not in await waiting_ids(env)  # idle too long: out of the lobby and quota
+        await service.create(CreateGame(players=2, name="Ann"), "c")  # room for one again
+        assert (await service.game(running.game)).status == PLAYING
+        await clock.advance(2.0)
+        assert sorted(await env.timers.expire()) == sorted([waiting, running.game])
+        assert (await service.game(waiting)).status == EXPIRED
+        assert (await service.game(running.game)).status == EXPIRED
+        with pytest.raises(GameOver):
+            await service.act(running.game, 0, running.tokens[0], 0, "1T1")
 
-    with database(kind, tmp_path) as url:
-        asyncio.run(go(url))
+    run_on_manual_clock(db_url, go, limits=Limits(games_per_client=2, waiting_expiry=3, playing_expiry=5))
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_a_move_keeps_a_running_game_alive(kind: str, tmp_path: Path) -> None:
-    async def go(url: str) -> None:
-        clock = ManualClock()
-        async with in_process(url, clock, Limits(playing_expiry=3)) as env:
-            service = env.service
-            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
-            game = await service.game(new.game)
-            for _ in range(5):  # 5 s of play, a move every second: never 3 s idle
-                seat = game.to_move
-                assert seat is not None
-                move = service.view(game)["legal_moves"][0]
-                await service.act(new.game, seat, new.tokens[seat], game.version, move)
-                await clock.advance(1.0)
-                assert await env.timers.expire() == []
-            assert game.status == PLAYING
-            await clock.advance(3.0)  # and 3 s without a move end it
-            assert await env.timers.expire() == [new.game]
+def test_a_move_keeps_a_running_game_alive(db_url: str) -> None:
+    async def go(env: Env, clock: ManualClock) -> None:
+        game, tokens = await hotseat_game(env.service)
+        for _ in range(5):  # 5 s of play, a move every second: never 3 s idle
+            await act_first_legal(env.service, game, tokens)
+            await clock.advance(1.0)
+            assert await env.timers.expire() == []
+        assert game.status == PLAYING
+        await clock.advance(3.0)  # and 3 s without a move end it
+        assert await env.timers.expire() == [game.id]
 
-    with database(kind, tmp_path) as url:
-        asyncio.run(go(url))
+    run_on_manual_clock(db_url, go, limits=Limits(playing_expiry=3))
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
-def test_a_silent_player_to_move_loses_an_idle_game_once_everyone_has_played(
-    kind: str, tmp_path: Path
-) -> None:
+def test_a_silent_player_to_move_loses_an_idle_game_once_everyone_has_played(db_url: str) -> None:
     """Idle past ``playing_expiry`` after each person has played :data:`MIN_OWN_MOVES` moves of
     their own: the game is over, lost by the person to move (a forfeit), not aborted."""
 
-    async def go(url: str) -> None:
-        clock = ManualClock()
-        async with in_process(url, clock, Limits(playing_expiry=3)) as env:
-            service = env.service
-            new = await service.create(CreateGame(players=2, name="Ann", take=[0, 1]), "c")
-            game = await service.game(new.game)
-            while min(game.own_moves(0), game.own_moves(1)) < MIN_OWN_MOVES:
-                seat = game.to_move
-                assert seat is not None
-                move = service.view(game)["legal_moves"][0]
-                await service.act(new.game, seat, new.tokens[seat], game.version, move)
-            silent = game.to_move
-            await clock.advance(3.5)
-            assert await env.timers.expire() == [new.game]
-            assert game.status == OVER and game.forfeits == (silent,)
+    async def go(env: Env, clock: ManualClock) -> None:
+        game, tokens = await hotseat_game(env.service)
+        while min(game.own_moves(0), game.own_moves(1)) < MIN_OWN_MOVES:
+            await act_first_legal(env.service, game, tokens)
+        silent = game.to_move
+        await clock.advance(3.5)
+        assert await env.timers.expire() == [game.id]
+        assert game.status == OVER and game.forfeits == (silent,)
 
-    with database(kind, tmp_path) as url:
-        asyncio.run(go(url))
+    run_on_manual_clock(db_url, go, limits=Limits(playing_expiry=3))
 
 
 def insert_waiting_games(url: str, count: int) -> None:

@@ -9,19 +9,18 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from server_helpers import database, find_key, postgres_url
+from service_helpers import started_env
 
 from quadropolis import GameRecord, Move, explain_illegal, legal_moves, replay
-from quadropolis.server.bot_pool import BotPool, new_executor
-from quadropolis.server.clock import Clock, ManualClock
+from quadropolis.server.clock import ManualClock
 from quadropolis.server.data import ActionData
-from quadropolis.server.env import Env
 from quadropolis.server.errors import (
     BadMessage,
     Forbidden,
@@ -41,49 +40,15 @@ from quadropolis.server.game import CorruptGame, LiveGame
 from quadropolis.server.protocol import CreateGame, SeatSpec
 from quadropolis.server.service import GameService
 from quadropolis.server.settings import Limits
-from quadropolis.server.storage import Store
 
 T = TypeVar("T")
-
-
-@pytest.fixture(scope="module")
-def executor() -> Iterator[ProcessPoolExecutor]:
-    pool = new_executor(1)
-    yield pool
-    pool.shutdown(cancel_futures=True)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
-
-
-@contextlib.asynccontextmanager
-async def running_env(
-    url: str,
-    executor: ProcessPoolExecutor | None = None,
-    limits: Limits | None = None,
-    clock: Clock | None = None,
-) -> AsyncIterator[Env]:
-    """The service over ``url`` with its collaborators, started (the timers on ``clock``)."""
-    store = Store(url)
-    await asyncio.to_thread(store.upgrade)
-    bots = BotPool(1, executor=executor) if executor is not None else None
-    env = Env.build(store, bots=bots, limits=limits, sweep_seconds=0.05, clock=clock)
-    await env.start()
-    try:
-        yield env
-    finally:
-        await env.close()
-        store.close()
 
 
 @contextlib.asynccontextmanager
 async def running(
     url: str, executor: ProcessPoolExecutor | None = None, limits: Limits | None = None
 ) -> AsyncIterator[GameService]:
-    async with running_env(url, executor, limits) as env:
+    async with started_env(url, executor, limits) as env:
         yield env.service
 
 
@@ -136,7 +101,7 @@ def test_create_join_then_play(db_url: str) -> None:
 
 def test_every_refusal_has_its_code(db_url: str) -> None:
     async def go() -> None:
-        async with running_env(db_url, limits=Limits(games_per_client=2)) as env:
+        async with started_env(db_url, limits=Limits(games_per_client=2)) as env:
             service, records = env.service, env.records
             new = await service.create(humans(take=[0, 1]), "10.0.0.2")
             g, t0, t1 = new.game, new.tokens[0], new.tokens[1]
@@ -236,7 +201,7 @@ def test_bots_play_their_seats_in_worker_processes(
 ) -> None:
     async def go() -> None:
         clock = ManualClock()
-        async with running_env(db_url, executor, Limits(finished_cache=0.3), clock) as env:
+        async with started_env(db_url, executor, Limits(finished_cache=0.3), clock) as env:
             service = env.service
             spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level=level)] * 2, take=[])
             new = await service.create(spec, "c")
@@ -292,7 +257,7 @@ def test_takeover_plays_for_an_absent_player_and_hands_back(
 ) -> None:
     async def go() -> None:
         clock = ManualClock()
-        async with running_env(f"sqlite:///{tmp_path / 'g.sqlite3'}", executor, clock=clock) as env:
+        async with started_env(f"sqlite:///{tmp_path / 'g.sqlite3'}", executor, clock=clock) as env:
             service, audience = env.service, env.audience
             spec = humans(take=[0, 1], takeover_after=1.0, takeover_level="easy")
             new = await service.create(spec, "c")
@@ -403,7 +368,7 @@ def test_a_review_ending_while_it_is_asked_for_is_never_reported_as_none(
     has stored its review, which on SQLite's single database thread would wait forever."""
 
     async def go(url: str) -> None:
-        async with running_env(url, executor, Limits(review_budget=50)) as env:
+        async with started_env(url, executor, Limits(review_budget=50)) as env:
             service, records = env.service, env.records
             spec = CreateGame(players=2, seats=[SeatSpec(type="bot", level="easy")] * 2, take=[])
             new = await service.create(spec, "c")

@@ -5,15 +5,13 @@ players, declined or joined; table chat with hostile lines refused, rate-limited
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import GENEROUS, Client, Server, bearer, create, database, error_of, logged_in
+from server_helpers import Client, Server, create, error_of, logged_in, play_seats
 
 from quadropolis.server.social.daily import day_format
 
@@ -21,36 +19,14 @@ CSRF = {"X-Quadropolis-Client": "1"}
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp(f"social-{request.param}")
-    args = ("--games-per-client", "1000", *GENEROUS, "--daily-formats", "classic-2")
-    with database(request.param, tmp) as url, Server(url, tmp, *args) as s:
-        yield s
+@pytest.fixture(scope="module")
+def server(daily_server: Server) -> Server:
+    """The module's server, on each database kind, its daily challenge classic-2."""
+    return daily_server
 
 
 def guest(server: Server) -> httpx.Client:
     return httpx.Client(base_url=server.url, timeout=30, headers=CSRF)
-
-
-def play_seat_to_end(http: httpx.Client, game: str, tokens: dict[int, str]) -> dict[str, Any]:
-    """Play the first legal move whenever a seat of ``tokens`` is to move (bots play the
-    others) until the game is over."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        view: dict[str, Any] = http.get(
-            f"/api/games/{game}", headers=bearer(next(iter(tokens.values())))
-        ).json()
-        if view["status"] == "over":
-            return view
-        seat = view["to_move"]
-        if seat not in tokens:
-            time.sleep(0.02)
-            continue
-        body = {"seat": seat, "version": view["version"], "move": view["legal_moves"][0]}
-        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(tokens[seat]))
-        assert r.status_code in (200, 409), r.text
-    raise AssertionError("the game did not end")
 
 
 def next_of(client: Client, kinds: tuple[str, ...]) -> dict[str, Any]:
@@ -83,8 +59,8 @@ def test_the_daily_challenge_ranks_each_account_once_and_guests_never(server: Se
         assert not theirs["ranked"] and theirs["practice"]
         again = start_daily(anon)  # a guest may practise again, unranked
         assert again["game"] != theirs["game"]
-        ended = play_seat_to_end(alice, mine["game"], {0: mine["seats"][0]["token"]})
-        play_seat_to_end(anon, theirs["game"], {0: theirs["seats"][0]["token"]})
+        ended = play_seats(alice, mine["game"], {0: mine["seats"][0]["token"]})
+        play_seats(anon, theirs["game"], {0: theirs["seats"][0]["token"]})
         # The guest practised the day's format on a deal of its own.
         records = [alice.get(f"/api/games/{g['game']}/record").json() for g in (mine, theirs)]
         assert records[0]["config"]["mode"] == records[1]["config"]["mode"]
@@ -139,7 +115,7 @@ def finished_table(http: httpx.Client) -> tuple[str, dict[int, str]]:
     tokens = {0: made["seats"][0]["token"]}
     joined = http.post(f"/api/games/{made['game']}/seats/1", json={"name": "Ben"})
     tokens[1] = joined.json()["token"]
-    play_seat_to_end(http, made["game"], tokens)
+    play_seats(http, made["game"], tokens)
     return made["game"], tokens
 
 

@@ -235,6 +235,26 @@ def play_http(http: httpx.Client, game: str, tokens: dict[int, str], until: Any 
         assert r.status_code == 200, r.text
 
 
+def play_seats(http: httpx.Client, game: str, tokens: dict[int, str], until: Any = None) -> dict[str, Any]:
+    """Play the first legal move of each seat of ``tokens`` to move (bots play the others)
+    until ``until(view)`` or the end, within 120 s; the last view (seen by the first token)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        r = http.get(f"/api/games/{game}", headers=bearer(next(iter(tokens.values()))))
+        assert r.is_success, r.text
+        view: dict[str, Any] = r.json()
+        if view["status"] == "over" or (until is not None and until(view)):
+            return view
+        seat = view["to_move"]
+        if seat not in tokens:
+            time.sleep(0.02)
+            continue
+        body = {"seat": seat, "version": view["version"], "move": view["legal_moves"][0]}
+        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(tokens[seat]))
+        assert r.status_code in (200, 409), r.text
+    raise AssertionError("the game did not end")
+
+
 class Client:
     """A synchronous websocket client of one game that keeps every message it receives."""
 

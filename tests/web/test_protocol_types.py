@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import GOOD_PASSWORD, Client, Server, bearer
+from server_helpers import GOOD_PASSWORD, Client, Server, bearer, play_seats
 from web_helpers import need, running_server
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -69,26 +69,6 @@ def got(r: httpx.Response) -> Any:
     return r.json()
 
 
-def play(http: httpx.Client, game: str, tokens: dict[int, str], until: Any = None) -> dict[str, Any]:
-    """Play the first legal move of each seat of ``tokens`` to move (bots play the others)
-    until ``until(view)`` or the end; returns the last view (seen by the first token)."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        view: dict[str, Any] = got(
-            http.get(f"/api/games/{game}", headers=bearer(next(iter(tokens.values()))))
-        )
-        if view["status"] == "over" or (until is not None and until(view)):
-            return view
-        seat = view["to_move"]
-        if seat not in tokens:
-            time.sleep(0.02)
-            continue
-        body = {"seat": seat, "version": view["version"], "move": view["legal_moves"][0]}
-        r = http.post(f"/api/games/{game}/moves", json=body, headers=bearer(tokens[seat]))
-        assert r.status_code in (200, 409), r.text
-    raise AssertionError("the game did not end")
-
-
 def next_of(ws: Client, kind: str) -> dict[str, Any]:
     """The next message of ``kind``, past any other."""
     while (message := ws.recv())["type"] != kind:
@@ -107,12 +87,12 @@ def finished_game_payloads(http: httpx.Client) -> list[Payload]:
     created = got(http.post("/api/games", json=spec))
     game, tokens = created["game"], tokens_of(created)
     out: list[Payload] = [("Created", created), ("View", got(http.get(f"/api/games/{game}")))]
-    out.append(("View", play(http, game, tokens, until=lambda v: v["phase"] == "place")))
-    out.append(("View", play(http, game, tokens, until=lambda v: v["round"] == 2)))
+    out.append(("View", play_seats(http, game, tokens, until=lambda v: v["phase"] == "place")))
+    out.append(("View", play_seats(http, game, tokens, until=lambda v: v["round"] == 2)))
     out.append(("MovesSoFar", got(http.get(f"/api/games/{game}/moves"))))
     out.append(("AnalysisReply", got(http.get(f"/api/games/{game}/analysis", headers=bearer(tokens[0])))))
     out.append(("{ games: GameListEntry[] }", got(http.get("/api/games?status=playing"))))
-    out.append(("View", play(http, game, tokens)))
+    out.append(("View", play_seats(http, game, tokens)))
     record = got(http.get(f"/api/games/{game}/record"))
     out.append(("GameRecord", record))
     out.append(("{ games: GameListEntry[] }", got(http.get("/api/games?status=over"))))
@@ -167,7 +147,7 @@ def table_payloads(server: Server, http: httpx.Client) -> list[Payload]:
         next_of(ws, "accepted")
         ws.send(type="chat", text="good luck")
         next_of(ws, "chat")
-        play(http, game, tokens, until=lambda v: v["phase"] == "place" and v["to_move"] in (0, 1))
+        play_seats(http, game, tokens, until=lambda v: v["phase"] == "place" and v["to_move"] in (0, 1))
         ws.until(lambda v: v["phase"] == "place")
         out.append(
             (
@@ -176,7 +156,7 @@ def table_payloads(server: Server, http: httpx.Client) -> list[Payload]:
             )
         )
         ws.until(lambda v: v["seats"][1]["forfeited"])
-        out.append(("View", play(http, game, {0: tokens[0]})))  # a result with a forfeit
+        out.append(("View", play_seats(http, game, {0: tokens[0]})))  # a result with a forfeit
     finally:
         ws.close()
     out += [("ServerMessage", m) for m in ws.received]
@@ -201,7 +181,7 @@ def account_payloads(server: Server) -> list[Payload]:
         created = got(me.post("/api/me/games", json=spec))
         game = created["game"]
         out += [("Created", created), ("MyGames", got(me.get("/api/me/games")))]
-        out.append(("View", play(me, game, tokens_of(created))))
+        out.append(("View", play_seats(me, game, tokens_of(created))))
         out.append(("GameRatings", got(me.get(f"/api/games/{game}/ratings"))))
         out.append(
             (
@@ -223,7 +203,7 @@ def account_payloads(server: Server) -> list[Payload]:
         out.append(("Daily", got(me.get("/api/daily"))))
         daily = got(me.post("/api/daily/games", json={"name": name}))
         out.append(("DailyStart", daily))
-        out.append(("View", play(me, daily["game"], tokens_of(daily))))
+        out.append(("View", play_seats(me, daily["game"], tokens_of(daily))))
         out += [
             ("Daily", got(me.get("/api/daily"))),
             ("Daily", got(me.get(f"/api/games/{daily['game']}/daily"))),
