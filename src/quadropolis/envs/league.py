@@ -36,23 +36,23 @@ draws (a reset may replay a seed), not the snapshots nor the episode count.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
-from ..bots import Bot
 from .batched_opponents import external_opponent
-from .snapshots import Snapshots
+from .snapshots import Schedule, Snapshots
 
 __all__ = ["League"]
 
 
 class League(Snapshots[Any]):
     """Frozen snapshots of the learner, checkpoints and bots as one opponent of the batched env,
-    drawn game by game (see the module docstring); ``episodes`` counts the episodes begun (in
-    every game of the batch) since the league first played."""
+    drawn game by game (see the module docstring; the keyword arguments and their defaults:
+    :class:`~.snapshots.Schedule`); ``episodes`` counts the episodes begun (in every game of
+    the batch) since the league first played."""
 
     #: The batched env plays this object as it is (it decides its games' moves itself).
     batched_opponent: Final = True
@@ -60,23 +60,14 @@ class League(Snapshots[Any]):
     def __init__(
         self,
         snapshot: Callable[[], Any],
-        *,
-        refresh: int = 20,
-        league: int = 0,
-        bots: Sequence[str | Bot] = (),
-        latest: float | None = None,
-        seed: int | None = None,
+        **schedule: Unpack[Schedule],
     ) -> None:
         made: dict[Any, Any] = {}
         super().__init__(
             snapshot,
             lambda policy, _name: external_opponent(policy, {}),
             lambda bot: external_opponent(bot, made),
-            refresh=refresh,
-            league=league,
-            bots=bots,
-            latest=latest,
-            seed=seed,
+            **schedule,
         )
         # game -> (its episode seed, {seat index among the others: (name, opponent)})
         self._drawn: dict[int, tuple[int, dict[int, tuple[str, Any]]]] = {}

@@ -25,8 +25,8 @@ SB3 adapter) the same schedule is :class:`~.league.League`, given as the env's o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
@@ -36,7 +36,7 @@ from ..bots import Bot
 from ..errors import ConfigError
 from .gym_env import QuadropolisEnv
 from .opponents import Opponent, make_opponent
-from .snapshots import Snapshots
+from .snapshots import Schedule, Snapshots
 
 __all__ = ["SelfPlay"]
 
@@ -46,19 +46,15 @@ class SelfPlay(
     Snapshots[Bot],
 ):
     """The agent against frozen copies of itself, refreshed on a schedule, optionally in a
-    league of past checkpoints and bots (see the module docstring); ``episodes`` counts the
-    episodes begun (resets) so far."""
+    league of past checkpoints and bots (see the module docstring; the keyword arguments and
+    their defaults: :class:`~.snapshots.Schedule`); ``episodes`` counts the episodes begun
+    (resets) so far."""
 
     def __init__(
         self,
         env: gymnasium.Env[npt.NDArray[np.float32], np.int64],
         snapshot: Callable[[], Opponent],
-        *,
-        refresh: int = 20,
-        league: int = 0,
-        bots: Sequence[str | Bot] = (),
-        latest: float | None = None,
-        seed: int | None = None,
+        **schedule: Unpack[Schedule],
     ) -> None:
         base = getattr(env, "unwrapped", env)
         if not isinstance(base, QuadropolisEnv):
@@ -73,11 +69,7 @@ class SelfPlay(
             snapshot,
             lambda policy, name: make_opponent(policy, base.normalize, name=name),
             make_opponent,
-            refresh=refresh,
-            league=league,
-            bots=bots,
-            latest=latest,
-            seed=seed,
+            **schedule,
         )
         self._take()  # the first snapshot, when the wrapper is made
         self._names: list[str] = []

@@ -9,16 +9,29 @@ a bot become one of its opponents (:meth:`Snapshots._opponent`) and when an epis
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 import numpy as np
 
 from ..bots import Bot
 from ..errors import ConfigError
 
-__all__ = ["Snapshots"]
+__all__ = ["Schedule", "Snapshots"]
 
 T = TypeVar("T")
+
+
+class Schedule(TypedDict, total=False):
+    """The keyword arguments of the schedule, as :class:`~.selfplay.SelfPlay` and
+    :class:`~.league.League` take them: ``refresh`` (episodes between snapshots, 20),
+    ``league`` (checkpoints kept, 0), ``bots`` (none), ``latest`` (the latest snapshot's share
+    of the seats: 1 with no league and no bots, else 0.5) and ``seed`` (None)."""
+
+    refresh: int
+    league: int
+    bots: Sequence[str | Bot]
+    latest: float | None
+    seed: int | None
 
 
 class Snapshots(Generic[T]):
@@ -32,11 +45,11 @@ class Snapshots(Generic[T]):
         make_snapshot: Callable[[Any, str], T],
         make_bot: Callable[[str | Bot], T],
         *,
-        refresh: int,
-        league: int,
-        bots: Sequence[str | Bot],
-        latest: float | None,
-        seed: int | None,
+        refresh: int = 20,
+        league: int = 0,
+        bots: Sequence[str | Bot] = (),
+        latest: float | None = None,
+        seed: int | None = None,
     ) -> None:
         if refresh < 1 or league < 0:
             raise ConfigError(f"refresh must be at least 1 and league at least 0, got {refresh} and {league}")
