@@ -3,8 +3,9 @@
 Each episode's opponent is drawn (seeded) from ``--opponents``, by default the cheap rungs of
 :data:`quadropolis.envs.LADDER` from ``random`` to ``greedy``; observations are normalised
 (``normalize=True``), and the masks come from the env's ``action_masks()``. At the end the
-policy is evaluated with :func:`quadropolis.envs.evaluate` (deterministic actions) against
-``random`` and ``greedy`` and saved. With ``--games N`` it trains on the batched env instead
+policy is evaluated with :func:`quadropolis.envs.evaluate_ladder` (deterministic actions):
+:func:`quadropolis.envs.evaluate` against ``random`` and against ``greedy``, and one rating
+from both; then saved. With ``--games N`` it trains on the batched env instead
 (:class:`quadropolis.envs.sb3.QuadropolisSB3VecEnv`, N games stepped by the compiled engine,
 the agent's seat drawn): one batch plays one set of opponents, so the ladder becomes a
 curriculum, ``--steps`` split evenly over ``--opponents`` in their order, the opponents
@@ -32,7 +33,7 @@ from typing import Any
 import gymnasium
 from sb3_contrib import MaskablePPO
 
-from quadropolis.envs import evaluate, ladder_specs, make_gym_env
+from quadropolis.envs import evaluate_ladder, ladder_specs, make_gym_env
 from quadropolis.envs.league import League
 from quadropolis.envs.sb3 import QuadropolisSB3VecEnv, frozen_copy
 
@@ -84,19 +85,21 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     model = (
         _train_league(args) if args.league else _train_batched(args) if args.games else _train_single(args)
     )
-    results: dict[str, Any] = {"model": model}
-    for opponent in ("random", "greedy"):
-        result = evaluate(
-            model,
-            opponent,
-            mode=args.mode,
-            games=args.eval_games,
-            seed=args.seed,
-            normalize=True,
-            jobs=args.jobs,
-        )
+    # the games of evaluate(model, rung, ...) against each rung, and one rating from them all
+    ladder = evaluate_ladder(
+        model,
+        ("random", "greedy"),
+        mode=args.mode,
+        games=args.eval_games,
+        seed=args.seed,
+        normalize=True,
+        jobs=args.jobs,
+    )
+    results: dict[str, Any] = {"model": model, "ladder": ladder}
+    for opponent, result in zip(ladder.rungs, ladder.evaluations, strict=True):
         results[opponent] = result
         print(f"after {args.steps} steps, against {opponent}: {result}")
+    print(f"after {args.steps} steps, on the ladder: {ladder}")
     if args.out:
         model.save(args.out)
     return results

@@ -36,22 +36,23 @@ draws (a reset may replay a seed), not the snapshots nor the episode count.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
-from ..bots import Bot
-from ..errors import ConfigError
 from .batched_opponents import external_opponent
+from .snapshots import Schedule, Snapshots
 
 __all__ = ["League"]
 
 
-class League:
+class League(Snapshots[Any]):
     """Frozen snapshots of the learner, checkpoints and bots as one opponent of the batched env,
-    drawn game by game (see the module docstring)."""
+    drawn game by game (see the module docstring; the keyword arguments and their defaults:
+    :class:`~.snapshots.Schedule`); ``episodes`` counts the episodes begun (in every game of
+    the batch) since the league first played."""
 
     #: The batched env plays this object as it is (it decides its games' moves itself).
     batched_opponent: Final = True
@@ -59,31 +60,15 @@ class League:
     def __init__(
         self,
         snapshot: Callable[[], Any],
-        *,
-        refresh: int = 20,
-        league: int = 0,
-        bots: Sequence[str | Bot] = (),
-        latest: float | None = None,
-        seed: int | None = None,
+        **schedule: Unpack[Schedule],
     ) -> None:
-        if refresh < 1 or league < 0:
-            raise ConfigError(f"refresh must be at least 1 and league at least 0, got {refresh} and {league}")
-        if latest is None:  # plain self-play, else half the seats to the latest by default
-            latest = 1.0 if not league and not bots else 0.5
-        if not 0.0 <= latest <= 1.0:
-            raise ConfigError(f"latest is a probability, got {latest}")
-        self._snapshot = snapshot
-        self.refresh = refresh
-        self.league_size = league
-        self.latest_share = latest
         made: dict[Any, Any] = {}
-        self._bots = [(b if isinstance(b, str) else b.name, external_opponent(b, made)) for b in bots]
-        self._rng = np.random.default_rng(seed)
-        self._episodes = 0
-        self._taken = 0
-        #: (name, opponent) of the league's checkpoints, oldest first.
-        self.checkpoints: list[tuple[str, Any]] = []
-        self._latest: tuple[str, Any] | None = None
+        super().__init__(
+            snapshot,
+            lambda policy, _name: external_opponent(policy, {}),
+            lambda bot: external_opponent(bot, made),
+            **schedule,
+        )
         # game -> (its episode seed, {seat index among the others: (name, opponent)})
         self._drawn: dict[int, tuple[int, dict[int, tuple[str, Any]]]] = {}
 
@@ -91,11 +76,6 @@ class League:
     def latest(self) -> str | None:
         """The name of the latest snapshot (``self@k``), None before the league first plays."""
         return None if self._latest is None else self._latest[0]
-
-    @property
-    def episodes(self) -> int:
-        """Episodes begun (in every game of the batch) since the league first played."""
-        return self._episodes
 
     def opponents_of(self, game: int) -> dict[int, str]:
         """The names of game ``game``'s opponents drawn so far in its current episode, by their
@@ -138,29 +118,11 @@ class League:
         seed = int(games.episode_seed(game))
         drawn = self._drawn.get(game)
         if drawn is None or drawn[0] != seed:
-            if self._latest is None or self._episodes % self.refresh == 0:
-                self._latest = self._take()
-            self._episodes += 1
+            self._begin_episode()
             drawn = self._drawn[game] = (seed, {})
         if other not in drawn[1]:
             drawn[1][other] = self._draw()
         return drawn[1][other]
-
-    def _draw(self) -> tuple[str, Any]:
-        assert self._latest is not None
-        pool = self.checkpoints + self._bots
-        if not pool or self._rng.random() < self.latest_share:
-            return self._latest
-        return pool[int(self._rng.integers(len(pool)))]
-
-    def _take(self) -> tuple[str, Any]:
-        name = f"self@{self._taken}"
-        self._taken += 1
-        entry = (name, external_opponent(self._snapshot(), {}))
-        if self.league_size:
-            self.checkpoints.append(entry)
-            del self.checkpoints[: -self.league_size]
-        return entry
 
     def _members(self) -> list[tuple[str, Any]]:
         latest = [] if self._latest is None else [self._latest]

@@ -25,8 +25,8 @@ SB3 adapter) the same schedule is :class:`~.league.League`, given as the env's o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
@@ -36,24 +36,25 @@ from ..bots import Bot
 from ..errors import ConfigError
 from .gym_env import QuadropolisEnv
 from .opponents import Opponent, make_opponent
+from .snapshots import Schedule, Snapshots
 
 __all__ = ["SelfPlay"]
 
 
-class SelfPlay(gymnasium.Wrapper[npt.NDArray[np.float32], np.int64, npt.NDArray[np.float32], np.int64]):
+class SelfPlay(
+    gymnasium.Wrapper[npt.NDArray[np.float32], np.int64, npt.NDArray[np.float32], np.int64],
+    Snapshots[Bot],
+):
     """The agent against frozen copies of itself, refreshed on a schedule, optionally in a
-    league of past checkpoints and bots (see the module docstring)."""
+    league of past checkpoints and bots (see the module docstring; the keyword arguments and
+    their defaults: :class:`~.snapshots.Schedule`); ``episodes`` counts the episodes begun
+    (resets) so far."""
 
     def __init__(
         self,
         env: gymnasium.Env[npt.NDArray[np.float32], np.int64],
         snapshot: Callable[[], Opponent],
-        *,
-        refresh: int = 20,
-        league: int = 0,
-        bots: Sequence[str | Bot] = (),
-        latest: float | None = None,
-        seed: int | None = None,
+        **schedule: Unpack[Schedule],
     ) -> None:
         base = getattr(env, "unwrapped", env)
         if not isinstance(base, QuadropolisEnv):
@@ -62,48 +63,22 @@ class SelfPlay(gymnasium.Wrapper[npt.NDArray[np.float32], np.int64, npt.NDArray[
                 "(on the batched env, give quadropolis.envs.league.League as its opponents)"
             )
         super().__init__(env)
-        if refresh < 1 or league < 0:
-            raise ConfigError(f"refresh must be at least 1 and league at least 0, got {refresh} and {league}")
-        if latest is None:  # plain self-play, else half the seats to the latest by default
-            latest = 1.0 if not league and not bots else 0.5
-        if not 0.0 <= latest <= 1.0:
-            raise ConfigError(f"latest is a probability, got {latest}")
         self._base = base
-        self._snapshot = snapshot
-        self.refresh = refresh
-        self.league_size = league
-        self.latest_share = latest
-        self._bots = [(b if isinstance(b, str) else b.name, make_opponent(b)) for b in bots]
-        self._rng = np.random.default_rng(seed)
-        self._episodes = 0
-        self._taken = 0
-        #: (name, bot) of the latest snapshot and of the league's checkpoints, oldest first.
-        self.checkpoints: list[tuple[str, Bot]] = []
-        self._latest: tuple[str, Bot] = self._take()
+        Snapshots.__init__(
+            self,
+            snapshot,
+            lambda policy, name: make_opponent(policy, base.normalize, name=name),
+            make_opponent,
+            **schedule,
+        )
+        self._take()  # the first snapshot, when the wrapper is made
         self._names: list[str] = []
-
-    def _take(self) -> tuple[str, Bot]:
-        name = f"self@{self._taken}"
-        self._taken += 1
-        entry = (name, make_opponent(self._snapshot(), self._base.normalize, name=name))
-        if self.league_size:
-            self.checkpoints.append(entry)
-            del self.checkpoints[: -self.league_size]
-        return entry
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        if self._episodes and self._episodes % self.refresh == 0:
-            self._latest = self._take()
-        self._episodes += 1
-        pool = self.checkpoints + self._bots
-        chosen = []
-        for _ in range(self._base.players - 1):
-            if not pool or self._rng.random() < self.latest_share:
-                chosen.append(self._latest)
-            else:
-                chosen.append(pool[int(self._rng.integers(len(pool)))])
+        self._begin_episode()
+        chosen = [self._draw() for _ in range(self._base.players - 1)]
         self._names = [name for name, _ in chosen]
         self._base.set_opponents([bot for _, bot in chosen])
         obs, info = self.env.reset(seed=seed, options=options)
@@ -113,9 +88,5 @@ class SelfPlay(gymnasium.Wrapper[npt.NDArray[np.float32], np.int64, npt.NDArray[
     @property
     def latest(self) -> str:
         """The name of the latest snapshot (``self@k``)."""
+        assert self._latest is not None  # taken when the wrapper is made
         return self._latest[0]
-
-    @property
-    def episodes(self) -> int:
-        """Episodes begun (resets) so far."""
-        return self._episodes
